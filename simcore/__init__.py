@@ -1,0 +1,1 @@
+"""simcore: fast network simulation for the interactive networking lab."""

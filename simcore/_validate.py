@@ -1,0 +1,81 @@
+"""Parameter validation shared by every public model.
+
+Every check raises ``ValueError`` whose message names the parameter, the value it got and the allowed
+range, e.g. ``"arrival_rate_per_s=-1.0 is out of range: must be a finite number in (0, inf)"``.
+Checks run before any state is created, so a rejected call leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable
+
+__all__ = [
+    "check_real",
+    "check_int",
+    "check_choice",
+    "check_bool",
+]
+
+
+def _fmt_bound(lo: float, hi: float, lo_open: bool, hi_open: bool) -> str:
+    left = "(" if lo_open else "["
+    right = ")" if hi_open else "]"
+    lo_s = "-inf" if lo == -math.inf else f"{lo:g}"
+    hi_s = "inf" if hi == math.inf else f"{hi:g}"
+    return f"{left}{lo_s}, {hi_s}{right}"
+
+
+def check_real(
+    name: str,
+    value: object,
+    lo: float = -math.inf,
+    hi: float = math.inf,
+    *,
+    lo_open: bool = False,
+    hi_open: bool = False,
+) -> float:
+    """Return ``value`` as a float if it is a finite real number in the given interval, else raise.
+
+    ``lo_open``/``hi_open`` make the bound exclusive. Infinite bounds are always exclusive.
+    """
+    lo_open = lo_open or lo == -math.inf
+    hi_open = hi_open or hi == math.inf
+    allowed = f"must be a finite number in {_fmt_bound(lo, hi, lo_open, hi_open)}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name}={value!r} is not a real number: {allowed}")
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name}={value!r} is out of range: {allowed}")
+    if (v < lo) or (lo_open and v == lo) or (v > hi) or (hi_open and v == hi):
+        raise ValueError(f"{name}={value!r} is out of range: {allowed}")
+    return v
+
+
+def check_int(name: str, value: object, lo: int | None = None, hi: int | None = None) -> int:
+    """Return ``value`` as an int if it is an integer in ``[lo, hi]`` (None means unbounded), else raise."""
+    lo_s = "-inf" if lo is None else str(lo)
+    hi_s = "inf" if hi is None else str(hi)
+    allowed = f"must be an integer in [{lo_s}, {hi_s}]"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name}={value!r} is not an integer: {allowed}")
+    v = int(value)
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise ValueError(f"{name}={value!r} is out of range: {allowed}")
+    return v
+
+
+def check_choice(name: str, value: object, choices: Iterable[object]) -> object:
+    """Return ``value`` if it is one of ``choices``, else raise naming the allowed values."""
+    options = tuple(choices)
+    if value not in options:
+        raise ValueError(f"{name}={value!r} is not allowed: must be one of {list(options)!r}")
+    return value
+
+
+def check_bool(name: str, value: object) -> bool:
+    """Return ``value`` if it is a bool, else raise."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name}={value!r} is not allowed: must be True or False")
+    return value

@@ -1,0 +1,1 @@
+"""Chapter wiring: what each notebook calls (panels, tables, static figures)."""

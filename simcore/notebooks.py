@@ -1,0 +1,45 @@
+"""Notebook housekeeping: execute a chapter and store it with only the outputs nbval checks.
+
+Stored notebooks keep outputs only in cells marked ``# NBVAL_CHECK_OUTPUT`` (the chapter's key
+reproduced numbers), so diffs stay readable and files stay small; plots re-render when a student runs
+the chapter. ``python -m simcore notebooks labs/*.ipynb`` runs this on each file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+
+__all__ = ["CHECK_MARK", "strip_unchecked_outputs", "execute_and_store"]
+
+CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
+
+
+def strip_unchecked_outputs(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Return ``nb`` with outputs and execution counts removed from every cell not marked CHECK_MARK."""
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.metadata.pop("execution", None)
+        cell.execution_count = None
+        if CHECK_MARK not in cell.source:
+            cell.outputs = []
+            continue
+        for out in cell.outputs:
+            if out.get("output_type") == "execute_result":
+                out["execution_count"] = None
+    nb.metadata.pop("widgets", None)
+    return nb
+
+
+def execute_and_store(path: str | Path, timeout_s: int = 600) -> Path:
+    """Execute the notebook at ``path`` in its folder, keep only checked outputs, write it back; return path."""
+    from nbclient import NotebookClient
+
+    p = Path(path)
+    nb = nbformat.read(p, as_version=4)
+    NotebookClient(nb, timeout=timeout_s, kernel_name="python3", resources={"metadata": {"path": str(p.parent)}}
+                   ).execute()
+    nbformat.write(strip_unchecked_outputs(nb), p)
+    return p

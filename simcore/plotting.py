@@ -1,0 +1,204 @@
+"""Plots and widget panels shared by every chapter.
+
+- ``color_for(name)``: one colour per protocol, policy or data source across the whole lab.
+- ``new_figure(widget=...)``: a plotly figure (static ``go.Figure`` or live ``go.FigureWidget``) in the
+  lab's style.
+- ``LivePanel``: sliders + figures built once; on every slider change the chapter's ``update`` runs
+  inside ``batch_update()`` of each figure (one redraw, no flicker). Errors (a bad combination of
+  values) are shown in the panel's status line, never raised into the kernel.
+- ``float_slider`` / ``int_slider`` / ``dropdown``: controls with consistent layout.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+__all__ = [
+    "COLORS",
+    "color_for",
+    "new_figure",
+    "LivePanel",
+    "float_slider",
+    "int_slider",
+    "dropdown",
+]
+
+# One colour per thing, everywhere in the lab (Okabe-Ito palette, safe for colour-blind readers).
+COLORS: dict[str, str] = {
+    # data sources
+    "simulation": "#0072B2",
+    "simcore": "#0072B2",
+    "closed form": "#000000",
+    "theory": "#000000",
+    "ciw": "#E69F00",
+    "paper": "#D55E00",
+    "bound": "#999999",
+    # admission-control policies (chapter 1)
+    "HTTP": "#0072B2",
+    "FTP": "#E69F00",
+    "Reserve": "#009E73",
+    "Ticket": "#CC79A7",
+    # transports (chapters 2, 3)
+    "TCP": "#0072B2",
+    "SCTP": "#009E73",
+    "Reno": "#56B4E9",
+    "NewReno": "#0072B2",
+    "SACK": "#009E73",
+    "proxy": "#CC79A7",
+    # HTTP modes (chapter 4)
+    "non-persistent": "#D55E00",
+    "persistent": "#0072B2",
+    "multiplexed": "#009E73",
+    "pipelined": "#CC79A7",
+    # levels
+    "fluid": "#56B4E9",
+    "packet": "#0072B2",
+    # states
+    "waiting": "#F0E442",
+    "connected": "#0072B2",
+    "drop": "#D55E00",
+}
+
+_FALLBACK = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+
+
+def color_for(name: str) -> str:
+    """Return the lab's hex colour for ``name`` (case-insensitive); unknown names get a stable colour."""
+    for key, value in COLORS.items():
+        if key.lower() == str(name).lower():
+            return value
+    return _FALLBACK[sum(map(ord, str(name))) % len(_FALLBACK)]
+
+
+def new_figure(
+    *,
+    widget: bool = False,
+    title: str = "",
+    xaxis_title: str = "",
+    yaxis_title: str = "",
+    height: int = 420,
+) -> go.Figure:
+    """Return an empty ``go.FigureWidget`` (widget=True) or ``go.Figure`` in the lab's style."""
+    fig = go.FigureWidget() if widget else go.Figure()
+    fig.update_layout(
+        template="plotly_white",
+        title=title,
+        xaxis_title=xaxis_title,
+        yaxis_title=yaxis_title,
+        height=height,
+        margin=dict(l=60, r=20, t=50 if title else 20, b=50),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+        hovermode="closest",
+    )
+    return fig
+
+
+def _control_layout():
+    return dict(style={"description_width": "initial"}, layout=widgets.Layout(width="340px"))
+
+
+def float_slider(description: str, value: float, min: float, max: float, step: float, *,
+                 continuous_update: bool = False, readout_format: str = ".3g") -> widgets.FloatSlider:
+    """Return a FloatSlider with the lab's layout (continuous_update off unless the run is cheap)."""
+    return widgets.FloatSlider(value=value, min=min, max=max, step=step, description=description,
+                               continuous_update=continuous_update, readout_format=readout_format,
+                               **_control_layout())
+
+
+def int_slider(description: str, value: int, min: int, max: int, step: int = 1, *,
+               continuous_update: bool = False) -> widgets.IntSlider:
+    """Return an IntSlider with the lab's layout."""
+    return widgets.IntSlider(value=value, min=min, max=max, step=step, description=description,
+                             continuous_update=continuous_update, **_control_layout())
+
+
+def dropdown(description: str, options: Sequence, value=None) -> widgets.Dropdown:
+    """Return a Dropdown with the lab's layout."""
+    return widgets.Dropdown(options=list(options), value=value if value is not None else list(options)[0],
+                            description=description, **_control_layout())
+
+
+class LivePanel:
+    """Controls and figures built once; ``update(values)`` redraws the figures on every control change.
+
+    controls: name -> ipywidget with a ``value``; the names are the keys of the dict passed to ``update``.
+    update: ``update(values: dict) -> str | None`` changes the figures' traces in place (it runs inside
+        ``batch_update()`` of every figure) and may return a short HTML status (e.g. key numbers).
+    figures: the ``go.FigureWidget`` objects ``update`` draws into.
+
+    A failing update (for instance a ``ValueError`` for an impossible combination) is caught and shown in
+    the status line in red; the last error is kept in ``last_error``. The panel never raises from a slider.
+    """
+
+    def __init__(
+        self,
+        controls: Mapping[str, widgets.ValueWidget],
+        update: Callable[[dict], str | None],
+        figures: Sequence[go.FigureWidget],
+        *,
+        title: str = "",
+        columns: int = 2,
+    ):
+        self.controls = dict(controls)
+        self.update = update
+        self.figures = list(figures)
+        self.status = widgets.HTML(value="")
+        self.last_error: Exception | None = None
+        self.last_run_ms: float = 0.0
+        self.n_runs = 0
+        for control in self.controls.values():
+            control.observe(self._on_change, names="value")
+        grid = widgets.GridBox(
+            list(self.controls.values()),
+            layout=widgets.Layout(grid_template_columns=f"repeat({columns}, 350px)"),
+        )
+        parts: list[widgets.Widget] = []
+        if title:
+            parts.append(widgets.HTML(f"<b>{html.escape(title)}</b>"))
+        parts += [grid, *self.figures, self.status]
+        self.widget = widgets.VBox(parts)
+        self.refresh()
+
+    def values(self) -> dict:
+        """Return the controls' current values by name."""
+        return {name: control.value for name, control in self.controls.items()}
+
+    def _on_change(self, _change) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Re-run ``update`` with the current values and redraw; show errors in the status line."""
+        start = time.perf_counter()
+        try:
+            with ExitStack() as stack:
+                for fig in self.figures:
+                    stack.enter_context(fig.batch_update())
+                message = self.update(self.values())
+        except Exception as exc:  # a slider must never crash the kernel: show, keep, go on
+            self.last_error = exc
+            self.status.value = (
+                "<span style='color:#b00020'>Cannot run with these settings: "
+                f"{html.escape(str(exc))}</span>"
+            )
+            return
+        self.last_error = None
+        self.n_runs += 1
+        self.last_run_ms = 1000.0 * (time.perf_counter() - start)
+        timing = f"<span style='color:#777'>(re-ran in {self.last_run_ms:.0f} ms)</span>"
+        self.status.value = f"{message or ''} {timing}"
+
+    def set(self, **values) -> None:
+        """Set controls by name (as a student moving sliders would); each change re-runs ``update``."""
+        for name, value in values.items():
+            if name not in self.controls:
+                raise ValueError(f"{name!r} is not a control of this panel: must be one of {list(self.controls)}")
+            self.controls[name].value = value
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)

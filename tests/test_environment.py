@@ -1,0 +1,51 @@
+"""Binder's environment.yml and pyproject.toml must name the same runtime dependencies."""
+
+import re
+from pathlib import Path
+
+import tomllib
+
+ROOT = Path(__file__).resolve().parents[1]
+# conda-forge names that differ from PyPI names, and PyPI extras that are separate conda packages.
+CONDA_TO_PYPI = {"python-kaleido": "kaleido"}
+NOT_PACKAGES = {"python", "pip"}
+
+
+def _name(req: str) -> str:
+    return re.split(r"[<>=!~\[; ]", req.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def _pyproject_names() -> set[str]:
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    names = set()
+    for req in meta["dependencies"] + meta["optional-dependencies"]["lab"]:
+        names.add(_name(req))
+        extras = re.search(r"\[(.*?)\]", req)
+        if extras:  # dask[distributed] -> dask + distributed
+            names.update(e.strip().lower() for e in extras.group(1).split(","))
+    return names
+
+
+def _environment_names() -> set[str]:
+    names = set()
+    for line in (ROOT / "environment.yml").read_text().splitlines():
+        m = re.match(r"^\s+-\s+([A-Za-z0-9_.\-\[\]]+.*)$", line)
+        if m and not m.group(1).startswith("pip:"):
+            names.add(CONDA_TO_PYPI.get(_name(m.group(1)), _name(m.group(1))))
+    return names - NOT_PACKAGES
+
+
+def test_environment_yml_and_pyproject_name_the_same_dependencies():
+    assert _environment_names() == _pyproject_names()
+
+
+def test_postbuild_is_strict_and_warms_numba():
+    text = (ROOT / "postBuild").read_text()
+    assert "set -e" in text and "python -m simcore warm" in text and "NUMBA_CACHE_DIR" in text
+    start = (ROOT / "start").read_text()
+    assert "NUMBA_CACHE_DIR" in start and "NUMBA_CPU_NAME=generic" in start
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text()
+    assert "make test" in readme and "make test" in (ROOT / ".ci" / "run").read_text()
