@@ -1,0 +1,55 @@
+"""Benchmark of the chapter-4 delay model: the cost of one full slider update.
+
+A slider update = closed form + simulation with packet trace of the selected configuration + all three
+modes overlaid (closed form and simulation each) + rebuilding the space-time diagram's data.
+Prints medians over repeated runs (first call excluded: numba compilation / cache load).
+Run: ``.venv/bin/python benchmarks/bench_delay.py``.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from simcore.delay import DelayParams, closed_form_ms, evaluate, simulate_ideal, space_time_figure
+from simcore.delay.plots import update_space_time
+
+
+def _median_ms(fn, repeat: int = 30) -> float:
+    fn()  # warm-up
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def main() -> None:
+    t0 = time.perf_counter()
+    simulate_ideal(DelayParams())
+    print(f"first call (compile or load numba cache): {(time.perf_counter() - t0) * 1e3:8.1f} ms")
+    fig = space_time_figure(simulate_ideal(DelayParams()))
+    configs = {
+        "report case (P=2, C=2)": DelayParams(mode="1.2"),
+        "slider max-ish (P=10, C=20)": DelayParams(mode="1.0", n_parents=10, n_children=20, cache=True,
+                                                   hit_ratio=0.5),
+        "big page (P=100, C=100)": DelayParams(mode="1.2", n_parents=100, n_children=100, pipelining=True),
+    }
+    print(f"{'configuration':32s} {'closed form':>12s} {'sim+trace':>10s} {'evaluate':>10s} {'+figure':>10s}")
+    for name, p in configs.items():
+        cf = _median_ms(lambda p=p: closed_form_ms(p))
+        sim = _median_ms(lambda p=p: simulate_ideal(p))
+        ev = _median_ms(lambda p=p: evaluate(p))
+
+        def full(p=p):
+            out = evaluate(p)
+            update_space_time(fig, out["result"].trace)
+
+        fu = _median_ms(full, repeat=10)
+        print(f"{name:32s} {cf:10.3f}ms {sim:8.3f}ms {ev:8.3f}ms {fu:8.1f}ms")
+    print("target: full slider update (last column) < 100 ms for slider-range pages")
+
+
+if __name__ == "__main__":
+    main()
