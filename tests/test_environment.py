@@ -28,7 +28,9 @@ def _pyproject_names() -> set[str]:
 
 def _environment_names() -> set[str]:
     names = set()
-    for line in (ROOT / "environment.yml").read_text().splitlines():
+    text = (ROOT / "environment.yml").read_text()
+    deps = text.split("dependencies:", 1)[1]  # skip the channels list
+    for line in deps.splitlines():
         m = re.match(r"^\s+-\s+([A-Za-z0-9_.\-\[\]]+.*)$", line)
         if m and not m.group(1).startswith("pip:"):
             names.add(CONDA_TO_PYPI.get(_name(m.group(1)), _name(m.group(1))))

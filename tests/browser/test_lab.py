@@ -47,6 +47,9 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def lab_url(tmp_path_factory):
+    # Serve a copy of labs/: JupyterLab saves notebooks it runs, and the stored ones must stay as they are.
+    served = tmp_path_factory.mktemp("served")
+    shutil.copytree(ROOT / "labs", served / "labs")
     settings = tmp_path_factory.mktemp("lab-settings")
     tracker = settings / "@jupyterlab" / "notebook-extension"
     tracker.mkdir(parents=True)
@@ -56,14 +59,17 @@ def lab_url(tmp_path_factory):
     notes.mkdir(parents=True)  # no "get news?" pop-up over the page (and no network calls for it)
     (notes / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    docs = settings / "@jupyterlab" / "docmanager-extension"
+    docs.mkdir(parents=True)
+    (docs / "plugin.jupyterlab-settings").write_text(json.dumps({"autosave": False}))
     port = _free_port()
     log = (tmp_path_factory.mktemp("lab-log") / "lab.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
          f"--ServerApp.port={port}", "--ServerApp.token=", "--ServerApp.password=",
-         f"--ServerApp.root_dir={ROOT}", f"--LabApp.user_settings_dir={settings}",
+         f"--ServerApp.root_dir={served}", f"--LabApp.user_settings_dir={settings}",
          f"--LabApp.workspaces_dir={tmp_path_factory.mktemp('ws')}", "--allow-root"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT,
+        stdout=log, stderr=subprocess.STDOUT, cwd=served,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
