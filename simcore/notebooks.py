@@ -18,17 +18,21 @@ CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
 
 def strip_unchecked_outputs(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Return ``nb`` with outputs and execution counts removed from every cell not marked CHECK_MARK."""
+    count = 0
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
         cell.metadata.pop("execution", None)
-        cell.execution_count = None
         if CHECK_MARK not in cell.source:
             cell.outputs = []
+            cell.execution_count = None
             continue
+        # nbval treats a cell with outputs but no execution count as never run: number checked cells 1..k.
+        count += 1
+        cell.execution_count = count
         for out in cell.outputs:
             if out.get("output_type") == "execute_result":
-                out["execution_count"] = None
+                out["execution_count"] = count
     nb.metadata.pop("widgets", None)
     return nb
 

@@ -34,3 +34,4 @@ def test_strip_keeps_checked_outputs_only():
     ])
     out = strip_unchecked_outputs(nb)
     assert out.cells[0].outputs == [] and out.cells[1].outputs[0]["text"] == "2"
+    assert out.cells[0].execution_count is None and out.cells[1].execution_count == 1
