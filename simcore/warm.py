@@ -13,6 +13,9 @@ __all__ = ["WARMERS", "warm_all"]
 # "module:function" entries, each a no-argument function that runs its model once on a tiny input.
 WARMERS: list[str] = [
     "simcore.warm:_warm_queue",
+    "simcore.warm:_warm_fluid",
+    "simcore.warm:_warm_admission",
+    "simcore.warm:_warm_delay",
 ]
 
 
@@ -21,6 +24,26 @@ def _warm_queue() -> None:
 
     simulate_queue(QueueParams(n_customers=10, buffer_size=2), 0)
     simulate_queue(QueueParams(n_customers=10), 0)
+
+
+def _warm_fluid() -> None:
+    from simcore.fluid import FluidParams, simulate_fluid
+
+    simulate_fluid(FluidParams(n_flows=20), 0)
+
+
+def _warm_admission() -> None:
+    from simcore.admission import AdmissionParams, simulate_admission
+
+    for policy in ("HTTP", "FTP", "Reserve", "Ticket"):
+        simulate_admission(AdmissionParams(policy=policy, n_clients=10), 0)
+
+
+def _warm_delay() -> None:
+    from simcore.delay import DelayParams, simulate_ideal
+
+    for mode in ("1.0", "1.1", "1.2"):
+        simulate_ideal(DelayParams(mode=mode))
 
 
 def warm_all(verbose: bool = True) -> float:
