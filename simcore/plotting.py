@@ -37,7 +37,7 @@ COLORS: dict[str, str] = {
     "closed form": "#000000",
     "theory": "#000000",
     "ciw": "#E69F00",
-    "paper": "#D55E00",
+    "paper": "#D55E00",  # the papers' own numbers: never reused for a model's series in the same chapter
     "bound": "#999999",
     # admission-control policies (chapter 1)
     "HTTP": "#0072B2",
@@ -52,7 +52,7 @@ COLORS: dict[str, str] = {
     "SACK": "#009E73",
     "proxy": "#CC79A7",
     # HTTP modes (chapter 4)
-    "non-persistent": "#D55E00",
+    "non-persistent": "#E69F00",
     "persistent": "#0072B2",
     "multiplexed": "#009E73",
     "pipelined": "#CC79A7",

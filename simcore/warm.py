@@ -16,6 +16,7 @@ WARMERS: list[str] = [
     "simcore.warm:_warm_fluid",
     "simcore.warm:_warm_admission",
     "simcore.warm:_warm_delay",
+    "simcore.chapters.delay:warm",
 ]
 
 
