@@ -17,6 +17,7 @@ WARMERS: list[str] = [
     "simcore.warm:_warm_admission",
     "simcore.warm:_warm_delay",
     "simcore.chapters.delay:warm",
+    "simcore.chapters.admission:warm",
 ]
 
 

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHAPTERS = ["00_start_here.ipynb", "04_delay_model.ipynb"]
+CHAPTERS = ["00_start_here.ipynb", "01_admission_control.ipynb", "04_delay_model.ipynb"]
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage"]
@@ -111,6 +111,17 @@ def _wait_kernel_idle(page, timeout_s: float):
     page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=timeout_s * 1000)
 
 
+def _accept_kernel_dialog(page, wait_s: float = 5.0):
+    """If JupyterLab asks which kernel to start (it may under load), accept its default (Python 3)."""
+    dialog = page.locator(".jp-Dialog", has_text="Select Kernel")
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        if dialog.count():
+            dialog.locator("button", has_text="Select").last.click()
+            return
+        time.sleep(0.25)
+
+
 def _run_all(page):
     """Run all cells from the Run menu; retry once if the kernel ignored the first request."""
     for _attempt in range(2):
@@ -141,8 +152,10 @@ def _wait_idle(page, timeout_s: float):
 def test_chapter_runs_and_slider_redraws(lab_url, browser, notebook):
     ARTIFACTS.mkdir(exist_ok=True)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.goto(f"{lab_url}/lab/tree/labs/{notebook}", wait_until="domcontentloaded")
+    # ?reset: a fresh workspace, so tabs from the previous chapter are not restored beside this one.
+    page.goto(f"{lab_url}/lab/tree/labs/{notebook}?reset", wait_until="domcontentloaded")
     page.wait_for_selector(".jp-Notebook", timeout=90_000)
+    _accept_kernel_dialog(page)
     _wait_kernel_idle(page, 120)
     _run_all(page)
     try:

@@ -1,0 +1,199 @@
+"""Chapter 1's chronology chart (thesis figures 10-13 and 21-24): one bar per client, and the server's demand.
+
+Bottom: one horizontal bar per client (arrival order), from its arrival to its last byte: waiting
+segments in ``color_for("waiting")``, connected segments (a socket held) in ``color_for("connected")``,
+a dot at every connection attempt (refused attempts in ``color_for("drop")``). Hovering a bar tells the
+client's story. Top, on the same time axis: the demand on the server (the sum of the access rates of
+every client in session, waiting or connected) against the demand it satisfied (the bytes/s it sends),
+with its capacity. Built for speed: one trace per segment type with None-separated segments (a few
+thousand points), never one trace per client, so a live panel can redraw it on every slider move.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from simcore.admission import OUTCOMES, AdmissionResult
+from simcore.plotting import color_for
+
+__all__ = [
+    "TRACE_NAMES",
+    "chronology_segments",
+    "client_stories",
+    "empty_chronology_figure",
+    "draw_chronology",
+    "chronology_figure",
+]
+
+#: trace order of the chronology figure (names are set again on every redraw, see plotting.py)
+TRACE_NAMES = (
+    "demand on the server",
+    "demand satisfied (sent)",
+    "server capacity",
+    "waiting",
+    "connected",
+    "connection accepted",
+    "connection refused",
+)
+
+
+def chronology_segments(result: AdmissionResult) -> dict[str, np.ndarray]:
+    """Return the chart's segments (times in s): ``connected`` and ``waiting`` as [k, 3] arrays of
+    (client, start s, end s), sorted by client then time. Waiting = the session minus connected time."""
+    if not result.params.record_chronology:
+        raise ValueError("record_chronology=False: rerun with AdmissionParams(record_chronology=True)")
+    n = result.arrival_s.size
+    iv = result.interval_log
+    iv = iv[np.lexsort((iv[:, 1], iv[:, 0]))] if iv.size else np.zeros((0, 3))
+    client = iv[:, 0].astype(np.int64)
+    first = np.ones(client.size, bool)
+    first[1:] = client[1:] != client[:-1]
+    prev_end = np.empty(client.size)
+    prev_end[first] = result.arrival_s[client[first]]
+    prev_end[~first] = iv[np.flatnonzero(~first) - 1, 2]
+    gaps = np.column_stack([client, prev_end, iv[:, 1]])
+    # a client that gave up waited from its arrival to its last attempt's answer
+    end_of_session = np.where(result.completed, result.finish_s, np.nan)
+    if result.attempt_log.size:
+        last_try = np.full(n, -np.inf)
+        np.maximum.at(last_try, result.attempt_log[:, 0].astype(np.int64), result.attempt_log[:, 1])
+        end_of_session = np.where(result.completed, end_of_session, last_try + result.params.connect_s)
+    last_end = np.full(n, -np.inf)
+    if client.size:
+        np.maximum.at(last_end, client, iv[:, 2])
+    start_tail = np.where(np.isfinite(last_end), last_end, result.arrival_s)
+    tail = np.column_stack([np.arange(n), start_tail, end_of_session])
+    waiting = np.concatenate([gaps, tail])
+    waiting = waiting[np.isfinite(waiting[:, 2]) & (waiting[:, 2] > waiting[:, 1] + 1e-9)]
+    waiting = waiting[np.lexsort((waiting[:, 1], waiting[:, 0]))]
+    return {"connected": iv, "waiting": waiting}
+
+
+def client_stories(result: AdmissionResult) -> list[str]:
+    """Return one hover text per client (HTML): arrival, files, attempts, waiting, connected, session (s)."""
+    n = result.arrival_s.size
+    counts = np.zeros((n, len(OUTCOMES)), np.int64)
+    if result.attempt_log.size:
+        np.add.at(
+            counts, (result.attempt_log[:, 0].astype(np.int64), result.attempt_log[:, 2].astype(np.int64)), 1
+        )
+    out = []
+    for c in range(n):
+        refusals = []
+        if counts[c, 1]:
+            refusals.append(f"{counts[c, 1]} busy")
+        if counts[c, 2]:
+            refusals.append(f"{counts[c, 2]} come back later")
+        refused = f" ({', '.join(refusals)})" if refusals else ""
+        if result.completed[c]:
+            end = (
+                f"waited {result.waiting_s[c]:.1f} s, connected {result.connected_s[c]:.1f} s<br>"
+                f"<b>session {result.session_s[c]:.1f} s</b> "
+                f"(its own bound {result.lower_bound_session_s[c]:.1f} s)"
+            )
+        else:
+            end = "<b>gave up</b>"
+        out.append(
+            f"<b>client {c}</b>: arrived at {result.arrival_s[c]:.1f} s<br>"
+            f"{result.n_files[c]} file(s), {result.requested_bytes[c] / 1024:.0f} KB at "
+            f"{result.access_Bps[c] / 1024:.1f} KB/s<br>"
+            f"{result.attempts[c]} connection attempt(s){refused}<br>{end}"
+        )
+    return out
+
+
+def _segment_xy(seg: np.ndarray, stories: list[str]) -> tuple[list, list, list]:
+    """Return x, y, hover text for None-separated segments (start, middle, end, None per segment)."""
+    k = seg.shape[0]
+    x = np.empty((k, 4), object)
+    x[:, 0], x[:, 1], x[:, 2], x[:, 3] = seg[:, 1], 0.5 * (seg[:, 1] + seg[:, 2]), seg[:, 2], None
+    y = np.empty((k, 4), object)
+    y[:, :3] = seg[:, :1].astype(np.int64)
+    y[:, 3] = None
+    text = np.empty((k, 4), object)
+    story = np.asarray(stories, object)[seg[:, 0].astype(np.int64)] if k else np.zeros(0, object)
+    text[:, :3] = story[:, None]
+    text[:, 3] = None
+    return x.ravel().tolist(), y.ravel().tolist(), text.ravel().tolist()
+
+
+def _styles() -> list[dict]:
+    """Return each trace's style (TRACE_NAMES order): set at creation AND on every redraw, because a
+    FigureWidget may not sync properties set before it is displayed (plotly 7)."""
+    return [
+        dict(mode="lines", line=dict(shape="hv", width=0.5, color=color_for("drop")), fill="tozeroy",
+             hoverinfo="skip"),
+        dict(mode="lines", line=dict(shape="hv", width=0.5, color="#000000"), fill="tozeroy",
+             hoverinfo="skip"),
+        dict(mode="lines", line=dict(color=color_for("bound"), dash="dash", width=1.5), hoverinfo="skip"),
+        dict(mode="lines", line=dict(color=color_for("waiting"), width=2.5),
+             hovertemplate="%{hovertext}<extra>waiting</extra>"),
+        dict(mode="lines", line=dict(color=color_for("connected"), width=2.5),
+             hovertemplate="%{hovertext}<extra>connected</extra>"),
+        dict(mode="markers", marker=dict(color="#000000", size=3),
+             hovertemplate="client %{y}: attempt at %{x:.1f} s, accepted<extra></extra>"),
+        dict(mode="markers", marker=dict(color=color_for("drop"), size=4),
+             hovertemplate="client %{y}: attempt at %{x:.1f} s, %{hovertext}<extra></extra>"),
+    ]  # fmt: skip
+
+
+def empty_chronology_figure(*, widget: bool = False, height: int = 720) -> go.Figure:
+    """Return the empty two-panel chronology figure (demand on top, client bars below), traces in
+    TRACE_NAMES order."""
+    base = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.25, 0.75], vertical_spacing=0.04)
+    fig = go.FigureWidget(base) if widget else go.Figure(base)
+    fig.update_layout(
+        template="plotly_white",
+        height=height,
+        margin=dict(l=60, r=20, t=70, b=50),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+        hovermode="closest",
+    )
+    for i, (name, style) in enumerate(zip(TRACE_NAMES, _styles(), strict=True)):
+        fig.add_scatter(name=name, **style, row=1 if i < 3 else 2, col=1)
+    fig.update_yaxes(title_text="KB/s", row=1, col=1, rangemode="tozero")
+    fig.update_yaxes(title_text="client (arrival order)", row=2, col=1)
+    fig.update_xaxes(title_text="time since the window opened (s)", row=2, col=1)
+    return fig
+
+
+def draw_chronology(fig: go.Figure, result: AdmissionResult) -> dict[str, float]:
+    """Redraw ``fig`` (from ``empty_chronology_figure``) for ``result``; return summary numbers (s, KB/s)."""
+    seg = chronology_segments(result)
+    stories = client_stories(result)
+    tr = result.trace_log
+    t = np.concatenate([[0.0], tr[:, 0]]) if tr.size else np.zeros(1)
+    demand = np.concatenate([[0.0], tr[:, 3]]) / 1024 if tr.size else np.zeros(1)
+    served = np.concatenate([[0.0], tr[:, 2]]) / 1024 if tr.size else np.zeros(1)
+    end = float(max(t[-1], np.nanmax(result.finish_s) if result.completed.any() else 0.0))
+    att = result.attempt_log
+    ok = att[:, 2] == 0 if att.size else np.zeros(0, bool)
+    data = [dict(x=t, y=demand), dict(x=t, y=served), dict(x=[0.0, end], y=[result.capacity_Bps / 1024] * 2)]
+    for kind in ("waiting", "connected"):
+        x, y, text = _segment_xy(seg[kind], stories)
+        data.append(dict(x=x, y=y, hovertext=text))
+    data.append(dict(x=att[ok, 1], y=att[ok, 0].astype(np.int64)))
+    data.append(
+        dict(x=att[~ok, 1], y=att[~ok, 0].astype(np.int64), hovertext=[OUTCOMES[int(o)] for o in att[~ok, 2]])
+    )
+    for trace, name, style, values in zip(fig.data, TRACE_NAMES, _styles(), data, strict=True):
+        trace.update(name=name, **style, **values)
+    fig.update_yaxes(range=[result.arrival_s.size - 0.5, -0.5], row=2, col=1)
+    fig.update_xaxes(range=[0.0, end * 1.01 + 1e-9])
+    return {
+        "clients": float(result.arrival_s.size),
+        "end_s": end,
+        "peak_demand_KBps": float(demand.max()),
+        "capacity_KBps": result.capacity_Bps / 1024,
+    }
+
+
+def chronology_figure(result: AdmissionResult, title: str = "") -> go.Figure:
+    """Return a static chronology figure of ``result`` (a run with ``record_chronology=True``)."""
+    fig = empty_chronology_figure()
+    draw_chronology(fig, result)
+    if title:
+        fig.update_layout(title=title, margin=dict(t=120))
+    return fig

@@ -1,0 +1,259 @@
+"""Chapter 1's live panel: all four admission policies and the HTTP-30 control re-run on every slider move.
+
+Top figure: mean session time per policy (connected part in the policy's colour, waiting part on top),
+the hard lower bound on the mean session time, and the thesis's own number where the sliders sit on one
+of its scenarios. Bottom figure: the chronology chart of the selected policy (thesis figures 10-13,
+21-24). A run takes a few ms, so five runs and both redraws fit well under a second.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcore._validate import check_choice, check_int, check_real
+from simcore.admission import (
+    CLIENTS_PER_EXPERIMENT,
+    LOADS,
+    POLICIES,
+    AdmissionParams,
+    AdmissionResult,
+    compare_to_control,
+    simulate_admission,
+    thesis_table_records,
+)
+from simcore.chapters.admission_chronology import draw_chronology, empty_chronology_figure
+from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
+from simcore.rng import check_seed
+
+__all__ = ["PanelSetting", "EXPERIMENTS", "run_setting", "make_panel", "BAR_NAMES"]
+
+EXPERIMENTS = (("Exp. 2: mostly small jobs", 2), ("Exp. 1: uniform file sizes", 1))
+SHARING = ("max-min", "equal", "per-socket")
+BAR_NAMES = (
+    "connected (mean per client)",
+    "waiting (mean per client)",
+    "hard lower bound on the mean",
+    "thesis's number",
+)
+_FIG = {
+    (1, "sufficient"): 7,
+    (1, "light"): 8,
+    (1, "heavy"): 9,
+    (2, "sufficient"): 17,
+    (2, "light"): 18,
+    (2, "heavy"): 19,
+}
+
+
+@dataclass(frozen=True)
+class PanelSetting:
+    """The panel's sliders, validated with the sliders' ranges (AdmissionParams accepts all of them).
+
+    bandwidth_fraction in [0.3, 1.5] (x required); experiment 1 or 2; extra_sockets in [0, 12];
+    policy (the one drawn in the chronology); clients_pct in [10, 200] (% of the thesis's 200 / 400);
+    retry_busy_s in [1, 60]; retry_later_s in [1, 120]; small_file_kb in [1, 200]; ready_list_size in
+    [1, 40] (refill threshold = half of it, rounded up); ticket_ttl_s in [10, 600]; sharing; seed in [0, 99].
+    """
+
+    bandwidth_fraction: float = 0.5
+    experiment: int = 2
+    extra_sockets: int = 6
+    policy: str = "HTTP"
+    clients_pct: int = 100
+    retry_busy_s: float = 15.0
+    retry_later_s: float = 30.0
+    small_file_kb: float = 20.0
+    ready_list_size: int = 10
+    ticket_ttl_s: float = 120.0
+    sharing: str = "max-min"
+    seed: int = 0
+
+    def __post_init__(self):
+        check_real("bandwidth_fraction", self.bandwidth_fraction, 0.3, 1.5)
+        check_choice("experiment", self.experiment, (1, 2))
+        check_int("extra_sockets", self.extra_sockets, 0, 12)
+        check_choice("policy", self.policy, POLICIES)
+        check_int("clients_pct", self.clients_pct, 10, 200)
+        check_real("retry_busy_s", self.retry_busy_s, 1.0, 60.0)
+        check_real("retry_later_s", self.retry_later_s, 1.0, 120.0)
+        check_real("small_file_kb", self.small_file_kb, 1.0, 200.0)
+        check_int("ready_list_size", self.ready_list_size, 1, 40)
+        check_real("ticket_ttl_s", self.ticket_ttl_s, 10.0, 600.0)
+        check_choice("sharing", self.sharing, SHARING)
+        check_seed(self.seed)
+
+    def params(self, policy: str, extra_sockets: int, record: bool = False) -> AdmissionParams:
+        """Return the AdmissionParams of ``policy`` with ``extra_sockets`` under this setting."""
+        return AdmissionParams(
+            experiment=self.experiment,
+            bandwidth_fraction=self.bandwidth_fraction,
+            policy=policy,
+            extra_sockets=extra_sockets,
+            n_clients=self.n_clients,
+            retry_busy_s=self.retry_busy_s,
+            retry_later_s=self.retry_later_s,
+            small_file_kb=self.small_file_kb,
+            ready_list_size=self.ready_list_size,
+            ready_threshold=math.ceil(self.ready_list_size / 2),
+            ticket_ttl_s=self.ticket_ttl_s,
+            sharing=self.sharing,
+            record_chronology=record,
+        )
+
+    @property
+    def n_clients(self) -> int:
+        """Return the number of clients (clients_pct of the experiment's 200 or 400, at least 1)."""
+        return max(1, round(CLIENTS_PER_EXPERIMENT[self.experiment] * self.clients_pct / 100))
+
+    def thesis_load(self) -> str | None:
+        """Return the thesis's load name if this setting is one of its scenarios' settings, else None."""
+        default = PanelSetting(
+            bandwidth_fraction=self.bandwidth_fraction,
+            experiment=self.experiment,
+            extra_sockets=self.extra_sockets,
+            policy=self.policy,
+            seed=self.seed,
+        )
+        if self != default or self.extra_sockets not in (0, 3, 6):
+            return None
+        return next((k for k, v in LOADS.items() if math.isclose(v, self.bandwidth_fraction)), None)
+
+
+def run_setting(s: PanelSetting) -> dict:
+    """Return the runs of one panel setting: 'control' (HTTP, 30 sockets) and one result per policy with
+    the setting's extra sockets (the selected policy's with chronology), plus comparisons to control."""
+    control = simulate_admission(s.params("HTTP", 0), s.seed)
+    runs = {
+        pol: simulate_admission(s.params(pol, s.extra_sockets, record=pol == s.policy), s.seed)
+        for pol in POLICIES
+    }
+    return {
+        "control": control,
+        "runs": runs,
+        "compare": {pol: compare_to_control(r, control) for pol, r in runs.items()},
+    }
+
+
+def _bar_labels(s: PanelSetting) -> list[str]:
+    pct = round(100 * s.extra_sockets / 30)
+    return ["HTTP-30 (control)"] + [f"{pol} +{pct}%" for pol in POLICIES]
+
+
+def _thesis_values(s: PanelSetting) -> tuple[list, str]:
+    load = s.thesis_load()
+    if load is None:
+        return [None] * 5, BAR_NAMES[3]
+    cells = {
+        (t["policy"], t["extra_sockets_pct"]): t["avg_client_time_s"]
+        for t in thesis_table_records()
+        if t["experiment"] == s.experiment and t["load"] == load
+    }
+    pct = round(100 * s.extra_sockets / 30)
+    vals = [cells[("HTTP", 0)]] + [cells.get((pol, pct)) for pol in POLICIES]
+    return vals, f"thesis's number (fig. {_FIG[(s.experiment, load)]})"
+
+
+def _bar_styles() -> list[dict]:
+    """Return each bar-figure trace's style, set at creation and on every redraw (a FigureWidget may not
+    sync properties set before it is displayed, plotly 7)."""
+    hover = "%{hovertext}<extra></extra>"
+    return [
+        dict(hovertemplate=hover),
+        dict(marker=dict(color=color_for("waiting")), hovertemplate=hover),
+        dict(mode="lines", line=dict(color=color_for("bound"), dash="dash", width=3)),
+        dict(mode="markers", marker=dict(color=color_for("paper"), symbol="diamond", size=13, line_width=1)),
+    ]
+
+
+def _draw_bars(fig, s: PanelSetting, out: dict) -> None:
+    results: list[AdmissionResult] = [out["control"]] + [out["runs"][p] for p in POLICIES]
+    x = _bar_labels(s)
+    connected = [float(np.nanmean(r.connected_s)) for r in results]
+    waiting = [float(np.nanmean(r.waiting_s)) for r in results]
+    colors = [color_for("HTTP")] + [color_for(p) for p in POLICIES]
+    hover = [
+        f"{lab}: mean session {c + w:.1f} s = {c:.1f} connected + {w:.1f} waiting; "
+        f"{r.attempts.mean():.1f} attempts per client"
+        for lab, c, w, r in zip(x, connected, waiting, results, strict=True)
+    ]
+    bound = out["control"].lower_bound_mean_session_s
+    thesis, thesis_name = _thesis_values(s)
+    values = [
+        dict(x=x, y=connected, hovertext=hover, name=BAR_NAMES[0]),
+        dict(x=x, y=waiting, hovertext=hover, name=BAR_NAMES[1]),
+        dict(x=[x[0], x[-1]], y=[bound, bound], name=f"{BAR_NAMES[2]} ({bound:.0f} s)"),
+        dict(x=x, y=thesis, name=thesis_name),
+    ]
+    for trace, style, v in zip(fig.data, _bar_styles(), values, strict=True):
+        trace.update(**style, **v)
+    fig.data[0].update(marker_color=colors)
+    top = max([c + w for c, w in zip(connected, waiting, strict=True)] + [v for v in thesis if v is not None])
+    fig.update_yaxes(range=[0, 1.08 * top])
+
+
+def _empty_bars():
+    fig = new_figure(widget=True, yaxis_title="mean session time (s)", height=380)
+    styles = _bar_styles()
+    fig.add_bar(name=BAR_NAMES[0], **styles[0])
+    fig.add_bar(name=BAR_NAMES[1], **styles[1])
+    fig.add_scatter(name=BAR_NAMES[2], **styles[2])
+    fig.add_scatter(name=BAR_NAMES[3], **styles[3])
+    fig.update_layout(barmode="stack")
+    return fig
+
+
+def _status(s: PanelSetting, out: dict) -> str:
+    c = out["compare"][s.policy]
+    r = out["runs"][s.policy]
+    means = ", ".join(f"{p} {out['compare'][p].mean_session_s:.0f} s" for p in POLICIES)
+    note = (
+        " (no reserved sockets: Reserve is plain HTTP)"
+        if s.extra_sockets == 0 and s.policy == "Reserve"
+        else ""
+    )
+    return (
+        f"{s.n_clients} clients, server {r.capacity_Bps / 1024:.0f} KB/s = {s.bandwidth_fraction:.2f} x "
+        f"required. Mean session: control {c.control_mean_session_s:.0f} s; {means}; bound "
+        f"{r.lower_bound_mean_session_s:.0f} s.<br><b>{s.policy}</b>{note}: "
+        f"{100 * c.time_improvement:+.0f} % "
+        f"vs control, net {100 * c.net_faster_fraction:+.0f} % of clients significantly faster, "
+        f"{r.attempts.mean():.1f} attempts per client."
+    )
+
+
+def make_panel(setting: PanelSetting | None = None) -> LivePanel:
+    """Return the live panel: load, experiment, sockets, policy, clients, retry delays, small-file
+    threshold, ready list, ticket TTL, sharing rule and seed; bars for every policy + the chronology."""
+    s = setting or PanelSetting()
+    controls = {
+        "bandwidth_fraction": float_slider(
+            "server bandwidth (x required)", s.bandwidth_fraction, 0.3, 1.5, 0.05
+        ),
+        "experiment": dropdown("workload", EXPERIMENTS, s.experiment),
+        "extra_sockets": int_slider("extra sockets (3 = +10 %)", s.extra_sockets, 0, 12),
+        "policy": dropdown("chronology of", POLICIES, s.policy),
+        "clients_pct": int_slider("clients (% of thesis's)", s.clients_pct, 10, 200, 10),
+        "retry_busy_s": float_slider("retry after 'busy' (s)", s.retry_busy_s, 1, 60, 1),
+        "retry_later_s": float_slider("retry after 'later' (s)", s.retry_later_s, 1, 120, 1),
+        "small_file_kb": float_slider("small file below (KB)", s.small_file_kb, 1, 200, 1),
+        "ready_list_size": int_slider("Ticket ready list", s.ready_list_size, 1, 40),
+        "ticket_ttl_s": float_slider("ticket time-to-live (s)", s.ticket_ttl_s, 10, 600, 10),
+        "sharing": dropdown("bandwidth sharing", SHARING, s.sharing),
+        "seed": int_slider("seed", s.seed, 0, 99),
+    }
+    bars = _empty_bars()
+    chron = empty_chronology_figure(widget=True, height=650)
+
+    def update(values: dict) -> str:
+        now = PanelSetting(**values)
+        out = run_setting(now)
+        _draw_bars(bars, now, out)
+        draw_chronology(chron, out["runs"][now.policy])
+        return _status(now, out)
+
+    return LivePanel(
+        controls, update, [bars, chron], title="Admission control: every policy, live", columns=3
+    )
