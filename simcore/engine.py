@@ -13,6 +13,7 @@ Use::
 
     time_s, seq, kind, arg, meta = heap_new(capacity)
     time_s, seq, kind, arg = heap_push(time_s, seq, kind, arg, meta, t, k, a)   # grows when full
+    heap_insert(time_s, seq, kind, arg, meta, t, k, a)   # no allocation: the caller ensures room
     t, k, a = heap_pop(time_s, seq, kind, arg, meta)
 
 ``heap_push`` returns the (possibly reallocated) arrays: always rebind them. All functions are
@@ -24,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["heap_new", "heap_push", "heap_pop", "heap_peek_time", "heap_size"]
+__all__ = ["heap_new", "heap_push", "heap_insert", "heap_pop", "heap_peek_time", "heap_size"]
 
 
 @njit(cache=True)
@@ -63,6 +64,30 @@ def _swap(time_s, seq, kind, arg, i, j):
     arg[j] = a
 
 
+@njit(cache=True, inline="always")
+def heap_insert(time_s, seq, kind, arg, meta, t, k, a):
+    """Insert event (t, k, a) into a heap that has room (``meta[0] < time_s.shape[0]``); never allocates.
+
+    For kernels compiled without numba's reference counting (``_nrt=False``): they check the room
+    themselves and flag an overflow instead of growing.
+    """
+    n = meta[0]
+    time_s[n] = t
+    seq[n] = meta[1]
+    kind[n] = k
+    arg[n] = a
+    meta[0] = n + 1
+    meta[1] += 1
+    i = n
+    while i > 0:
+        parent = (i - 1) >> 1
+        if _less(time_s, seq, i, parent):
+            _swap(time_s, seq, kind, arg, i, parent)
+            i = parent
+        else:
+            break
+
+
 @njit(cache=True)
 def heap_push(time_s, seq, kind, arg, meta, t, k, a):
     """Insert event (t, k, a); return the heap arrays, reallocated at twice the size if they were full."""
@@ -78,20 +103,7 @@ def heap_push(time_s, seq, kind, arg, meta, t, k, a):
         nk[:n] = kind[:n]
         na[:n] = arg[:n]
         time_s, seq, kind, arg = nt, ns, nk, na
-    time_s[n] = t
-    seq[n] = meta[1]
-    kind[n] = k
-    arg[n] = a
-    meta[0] = n + 1
-    meta[1] += 1
-    i = n
-    while i > 0:
-        parent = (i - 1) >> 1
-        if _less(time_s, seq, i, parent):
-            _swap(time_s, seq, kind, arg, i, parent)
-            i = parent
-        else:
-            break
+    heap_insert(time_s, seq, kind, arg, meta, t, k, a)
     return time_s, seq, kind, arg
 
 

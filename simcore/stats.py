@@ -35,6 +35,6 @@ def jain_index(values: np.ndarray) -> float:
     """Return Jain's fairness index (sum x)^2 / (n sum x^2), dimensionless in [1/n, 1]."""
     x = np.asarray(values, dtype=float)
     if x.size == 0 or np.any(x < 0):
-        raise ValueError("values must be a non-empty array of non-negative numbers")
+        raise ValueError(f"values={values!r} is not allowed: must be a non-empty sequence of non-negative numbers")
     s2 = float(np.sum(x * x))
     return 1.0 if s2 == 0 else float(np.sum(x) ** 2 / (x.size * s2))

@@ -1,0 +1,73 @@
+"""simcore.packet: a packet-by-packet network simulator in numba (TCP over drop-tail links).
+
+Build a ``Scenario`` and call ``simulate``::
+
+    from simcore.packet import LinkParams, TcpParams, dumbbell, bulk_scenario, simulate
+    db = dumbbell(10, LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=50))
+    sc = bulk_scenario(db.network, db.pairs, TcpParams(variant="newreno"), duration_s=60)
+    res = simulate(sc, seed=1, trace=False)        # -> PacketResult
+    res.goodput_bps[:, 0]                           # per connection, client -> server, bits/s
+
+Pieces:
+
+- ``LinkParams`` (rate, delay, drop-tail limit in packets and optionally bytes, Bernoulli loss, link
+  header, optional ``FluidBackground``), ``Link``, ``Network`` (fewest-hop static routes),
+  ``dumbbell``/``chain`` topologies.
+- ``TcpParams`` (reno | newreno | sack, MSS, receive window, initial window, RTO bounds, delayed ACK,
+  restart after idle), ``Connection`` (client, server, open time or "after message k", closer).
+- ``Message`` (conn, size or None for bulk, sender client|server, start time or "after message k"):
+  request/response sequences, persistent or not, pipelined or not; per-message latency is measured.
+- ``CbrSource``: constant-bit-rate packet traffic (e.g. the packet twin of a fluid background).
+- ``simulate(scenario, seed=0, trace=False) -> PacketResult``; with ``trace=True`` the result carries
+  ``tcp_trace`` (cwnd, ssthresh, srtt, seq over time), ``packet_trace`` (send/receive/drop events)
+  and ``queue_trace`` (buffer occupancy). ``simcore.packet.plots`` draws them.
+- ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``window_limited_throughput_bps``.
+- ``Connection(multistream=True)`` + ``Message(stream=k)``: SCTP-like per-stream delivery sharing one
+  congestion window; ``Connection(header_bytes=...)`` sets its per-packet header size.
+- ``Message(relay_of=k)``: a proxy relays message k's bytes cut-through onto another connection
+  (split-TCP performance-enhancing proxies, application gateways).
+- ``LinkParams(drop_sequence=...)`` loses chosen packets for sure (textbook loss patterns).
+"""
+
+from .metrics import jain_index, mathis_throughput_bps, window_limited_throughput_bps
+from .params import (
+    VARIANTS,
+    CbrSource,
+    Connection,
+    FluidBackground,
+    Link,
+    LinkParams,
+    Message,
+    Network,
+    Scenario,
+    TcpParams,
+)
+from .scenarios import bulk_scenario, request_response_scenario
+from .simulate import PacketResult, PacketTrace, QueueTrace, TcpTrace, simulate
+from .topology import Dumbbell, chain, dumbbell
+
+__all__ = [
+    "VARIANTS",
+    "CbrSource",
+    "Connection",
+    "Dumbbell",
+    "FluidBackground",
+    "Link",
+    "LinkParams",
+    "Message",
+    "Network",
+    "PacketResult",
+    "PacketTrace",
+    "QueueTrace",
+    "Scenario",
+    "TcpParams",
+    "TcpTrace",
+    "bulk_scenario",
+    "chain",
+    "dumbbell",
+    "jain_index",
+    "mathis_throughput_bps",
+    "request_response_scenario",
+    "simulate",
+    "window_limited_throughput_bps",
+]

@@ -1,0 +1,405 @@
+"""Parameters of the packet simulator: links, topology, TCP, connections, messages, CBR sources, scenario.
+
+All are frozen dataclasses validated on construction; a bad value raises ``ValueError`` naming the
+parameter, the value and the allowed range. Sizes are bytes, rates bits/s, times seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from dataclasses import dataclass, field
+
+from simcore._validate import check_bool, check_choice, check_int, check_real
+
+__all__ = [
+    "FluidBackground",
+    "LinkParams",
+    "Link",
+    "Network",
+    "TcpParams",
+    "Connection",
+    "Message",
+    "CbrSource",
+    "Scenario",
+    "VARIANTS",
+]
+
+VARIANTS = ("reno", "newreno", "sack")
+
+
+def _check_profile(times_s, rates_bps, what: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    times = tuple(float(check_real(f"{what}.times_s[{i}]", t, 0.0)) for i, t in enumerate(times_s))
+    rates = tuple(float(check_real(f"{what}.rates_bps[{i}]", r, 0.0)) for i, r in enumerate(rates_bps))
+    if len(times) == 0 or len(times) != len(rates):
+        raise ValueError(f"{what}: times_s and rates_bps must be non-empty and of equal length, "
+                         f"got {len(times)} and {len(rates)}")
+    if times[0] != 0.0:
+        raise ValueError(f"{what}.times_s[0]={times[0]!r} is not allowed: the first piece must start at 0")
+    for i in range(1, len(times)):
+        if times[i] <= times[i - 1]:
+            raise ValueError(f"{what}.times_s={times!r} is not allowed: must be strictly increasing")
+    return times, rates
+
+
+@dataclass(frozen=True)
+class FluidBackground:
+    """Fluid background traffic on a link: rate ``rates_bps[i]`` (on-wire bits/s) from ``times_s[i]`` on.
+
+    The fluid shares the link's FIFO buffer: its backlog delays packets and counts against the queue
+    limit; fluid that finds the buffer full is dropped. ``granularity``: "packets" (the fluid enters
+    the buffer in ``packet_bytes`` chunks at its rate, admitted by the drop-tail rule like packets but
+    without events) or "continuous" (a reflected fluid backlog, counted as backlog / packet_bytes
+    packets; it takes every byte freed at a full buffer). See ``simcore.packet._link``.
+    """
+
+    times_s: tuple[float, ...] = (0.0,)
+    rates_bps: tuple[float, ...] = (0.0,)
+    packet_bytes: int = 1500
+    granularity: str = "packets"
+
+    def __post_init__(self):
+        t, r = _check_profile(self.times_s, self.rates_bps, "FluidBackground")
+        object.__setattr__(self, "times_s", t)
+        object.__setattr__(self, "rates_bps", r)
+        check_int("packet_bytes", self.packet_bytes, 1)
+        check_choice("granularity", self.granularity, ("packets", "continuous"))
+
+    @classmethod
+    def constant(cls, rate_bps: float, packet_bytes: int = 1500, granularity: str = "packets") -> FluidBackground:
+        """Return a background of constant ``rate_bps`` bits/s."""
+        return cls((0.0,), (rate_bps,), packet_bytes, granularity)
+
+
+@dataclass(frozen=True)
+class LinkParams:
+    """One direction of a point-to-point link.
+
+    ``queue_packets`` counts every packet in the buffer including the one being transmitted;
+    ``queue_bytes`` (optional) adds a byte limit. ``loss_prob`` drops each packet after transmission
+    with that probability (its own random stream per link). ``header_bytes`` is the link-layer header
+    added to every IP packet on this link.
+    """
+
+    rate_bps: float = 10e6
+    delay_s: float = 0.01
+    queue_packets: int = 100
+    queue_bytes: int | None = None
+    loss_prob: float = 0.0
+    header_bytes: int = 0
+    background: FluidBackground | None = None
+    drop_sequence: tuple[int, ...] = ()
+
+    def __post_init__(self):
+        check_real("rate_bps", self.rate_bps, 0.0, lo_open=True)
+        check_real("delay_s", self.delay_s, 0.0)
+        check_int("queue_packets", self.queue_packets, 1, 10**7)
+        if self.queue_bytes is not None:
+            check_int("queue_bytes", self.queue_bytes, 1)
+        check_real("loss_prob", self.loss_prob, 0.0, 1.0, hi_open=True)
+        check_int("header_bytes", self.header_bytes, 0, 10**4)
+        if self.background is not None and not isinstance(self.background, FluidBackground):
+            raise ValueError(f"background={self.background!r} is not allowed: must be a FluidBackground or None")
+        drops = tuple(check_int(f"drop_sequence[{i}]", d, 0) for i, d in enumerate(self.drop_sequence))
+        if any(b <= a for a, b in zip(drops[:-1], drops[1:], strict=True)):
+            raise ValueError(f"drop_sequence={drops!r} is not allowed: must be strictly increasing")
+        object.__setattr__(self, "drop_sequence", drops)
+
+
+@dataclass(frozen=True)
+class Link:
+    """A directed link from node ``src`` to node ``dst``."""
+
+    src: int
+    dst: int
+    params: LinkParams = field(default_factory=LinkParams)
+
+    def __post_init__(self):
+        check_int("src", self.src, 0)
+        check_int("dst", self.dst, 0)
+        if self.src == self.dst:
+            raise ValueError(f"Link src={self.src} and dst={self.dst} must differ")
+        if not isinstance(self.params, LinkParams):
+            raise ValueError(f"params={self.params!r} is not allowed: must be a LinkParams")
+
+
+@dataclass(frozen=True)
+class Network:
+    """Nodes ``0..n_nodes-1`` joined by directed links; routes are fewest-hop (ties: lowest link index)."""
+
+    n_nodes: int
+    links: tuple[Link, ...]
+
+    def __post_init__(self):
+        check_int("n_nodes", self.n_nodes, 2)
+        links = tuple(self.links)
+        object.__setattr__(self, "links", links)
+        for i, lk in enumerate(links):
+            if not isinstance(lk, Link):
+                raise ValueError(f"links[{i}]={lk!r} is not allowed: must be a Link")
+            if lk.src >= self.n_nodes or lk.dst >= self.n_nodes:
+                raise ValueError(f"links[{i}] joins nodes {lk.src}->{lk.dst}: must be in [0, {self.n_nodes - 1}]")
+
+    @staticmethod
+    def duplex(a: int, b: int, forward: LinkParams, reverse: LinkParams | None = None) -> tuple[Link, Link]:
+        """Return the two links a->b (``forward``) and b->a (``reverse``, default the same)."""
+        return Link(a, b, forward), Link(b, a, forward if reverse is None else reverse)
+
+    def route(self, src: int, dst: int) -> tuple[int, ...]:
+        """Return the link indices of the fewest-hop path from ``src`` to ``dst`` (ValueError if none)."""
+        check_int("src", src, 0, self.n_nodes - 1)
+        check_int("dst", dst, 0, self.n_nodes - 1)
+        if src == dst:
+            raise ValueError(f"route: src={src} and dst={dst} must differ")
+        prev = {src: -1}
+        todo = deque([src])
+        while todo:
+            u = todo.popleft()
+            for i, lk in enumerate(self.links):
+                if lk.src == u and lk.dst not in prev:
+                    prev[lk.dst] = i
+                    todo.append(lk.dst)
+        if dst not in prev:
+            raise ValueError(f"route: no path from node {src} to node {dst}")
+        path = []
+        v = dst
+        while v != src:
+            i = prev[v]
+            path.append(i)
+            v = self.links[i].src
+        return tuple(reversed(path))
+
+
+@dataclass(frozen=True)
+class TcpParams:
+    """TCP of one connection (both directions).
+
+    variant: 'reno' (RFC 5681), 'newreno' (RFC 6582) or 'sack' (RFC 6675-like recovery).
+    rwnd_bytes: the receiver's advertised window (fixed: the application reads at once).
+    initial_window_segments: cwnd at start, in MSS (1 if the SYN had to be retransmitted).
+    min_rto_s / max_rto_s / initial_rto_s: RFC 6298 timer bounds and the RTO before any RTT sample.
+    delayed_ack: ACK every second full segment or after ``delayed_ack_timeout_s``.
+    restart_after_idle: RFC 5681 sec. 4.1, cwnd := min(cwnd, IW) after an idle period longer than RTO.
+    initial_ssthresh_bytes: None = arbitrarily high (RFC 5681).
+    """
+
+    variant: str = "newreno"
+    mss_bytes: int = 1460
+    rwnd_bytes: int = 65535
+    initial_window_segments: int = 2
+    min_rto_s: float = 1.0
+    max_rto_s: float = 60.0
+    initial_rto_s: float = 1.0
+    delayed_ack: bool = False
+    delayed_ack_timeout_s: float = 0.2
+    restart_after_idle: bool = True
+    initial_ssthresh_bytes: int | None = None
+
+    def __post_init__(self):
+        check_choice("variant", self.variant, VARIANTS)
+        check_int("mss_bytes", self.mss_bytes, 1, 10**6)
+        check_int("rwnd_bytes", self.rwnd_bytes, 1, 2**30)
+        if self.rwnd_bytes < self.mss_bytes:
+            raise ValueError(f"rwnd_bytes={self.rwnd_bytes!r} is out of range: must be at least one segment "
+                             f"(mss_bytes={self.mss_bytes})")
+        check_int("initial_window_segments", self.initial_window_segments, 1, 1000)
+        check_real("min_rto_s", self.min_rto_s, 0.0, lo_open=True)
+        check_real("max_rto_s", self.max_rto_s, self.min_rto_s)
+        check_real("initial_rto_s", self.initial_rto_s, 0.0, lo_open=True)
+        check_bool("delayed_ack", self.delayed_ack)
+        check_real("delayed_ack_timeout_s", self.delayed_ack_timeout_s, 0.0, lo_open=True)
+        check_bool("restart_after_idle", self.restart_after_idle)
+        if self.initial_ssthresh_bytes is not None:
+            check_int("initial_ssthresh_bytes", self.initial_ssthresh_bytes, 2 * self.mss_bytes)
+
+
+@dataclass(frozen=True)
+class Connection:
+    """A TCP connection from ``client`` to ``server`` node.
+
+    The client sends its SYN at ``open_time_s``, or, if ``open_after_message`` >= 0, when that message
+    completes (whichever is later). Completion happens at the message's receiving host, so for a causal
+    model let that host be this connection's client (e.g. non-persistent HTTP: open after the previous
+    response). ``closer`` ('client', 'server' or 'none') sends the first FIN once it
+    has written every message it sends and received every message it is sent (e.g. an HTTP/1.0 server
+    closes right behind its response); it records TIME-WAIT when the peer's FIN arrives. Messages
+    written after the FIN are ignored (they never complete).
+
+    ``multistream=True`` gives SCTP-like delivery (use it with ``TcpParams(variant="sack")``): each
+    message completes as soon as all its bytes have arrived and the previous message of the same
+    ``Message.stream`` is complete, so a loss holds up only its own stream (no head-of-line blocking
+    across streams). ``header_bytes`` overrides the scenario's per-packet header size (e.g. 48 for
+    IPv4 + SCTP common header + one DATA chunk header).
+    """
+
+    client: int
+    server: int
+    tcp: TcpParams = field(default_factory=TcpParams)
+    open_time_s: float = 0.0
+    open_after_message: int = -1
+    closer: str = "none"
+    multistream: bool = False
+    header_bytes: int | None = None
+
+    def __post_init__(self):
+        check_int("client", self.client, 0)
+        check_int("server", self.server, 0)
+        if self.client == self.server:
+            raise ValueError(f"Connection client={self.client} and server={self.server} must differ")
+        if not isinstance(self.tcp, TcpParams):
+            raise ValueError(f"tcp={self.tcp!r} is not allowed: must be a TcpParams")
+        check_real("open_time_s", self.open_time_s, 0.0)
+        check_int("open_after_message", self.open_after_message, -1)
+        check_choice("closer", self.closer, ("client", "server", "none"))
+        check_bool("multistream", self.multistream)
+        if self.header_bytes is not None:
+            check_int("header_bytes", self.header_bytes, 0, 10**4)
+
+
+@dataclass(frozen=True)
+class Message:
+    """An application message of ``size_bytes`` (None = bulk: an endless sender) on connection ``conn``.
+
+    ``sender`` is 'client' (a request) or 'server' (a response). It is written at ``start_time_s`` or,
+    if ``after_message`` >= 0, ``delay_after_s`` after that message completes (whichever is later);
+    completion happens at that message's receiving host, which should be this message's sender.
+    A message completes when its last byte reaches the receiving application in order (per ``stream``
+    on a multistream connection).
+
+    ``relay_of=k`` makes this message a relay (a split-TCP proxy, an application gateway): it carries
+    the bytes of message ``k`` (same size; None if ``k`` is bulk), which travels on another connection
+    to this message's sending host; each byte becomes available to send as soon as it has arrived
+    there in order (cut-through), rather than after the whole of ``k`` (use ``after_message=k`` for
+    store-and-forward).
+    """
+
+    conn: int
+    size_bytes: int | None
+    sender: str = "client"
+    start_time_s: float = 0.0
+    after_message: int = -1
+    delay_after_s: float = 0.0
+    stream: int = 0
+    relay_of: int = -1
+
+    def __post_init__(self):
+        check_int("conn", self.conn, 0)
+        check_int("stream", self.stream, 0, 2**16 - 1)
+        check_int("relay_of", self.relay_of, -1)
+        if self.size_bytes is not None:
+            check_int("size_bytes", self.size_bytes, 1, 2**50)
+        check_choice("sender", self.sender, ("client", "server"))
+        check_real("start_time_s", self.start_time_s, 0.0)
+        check_int("after_message", self.after_message, -1)
+        check_real("delay_after_s", self.delay_after_s, 0.0)
+
+
+@dataclass(frozen=True)
+class CbrSource:
+    """Constant-bit-rate packets (UDP-like, no reaction to loss) from node ``src`` to ``dst``.
+
+    The rate is piecewise constant: ``rates_bps[i]`` (IP bits/s) from ``times_s[i]`` on; packets of
+    ``packet_bytes`` (IP size) are sent between ``start_s`` and ``stop_s``. One-way delays are recorded.
+    """
+
+    src: int
+    dst: int
+    rates_bps: tuple[float, ...] = (1e6,)
+    times_s: tuple[float, ...] = (0.0,)
+    packet_bytes: int = 1500
+    start_s: float = 0.0
+    stop_s: float = math.inf
+
+    def __post_init__(self):
+        check_int("src", self.src, 0)
+        check_int("dst", self.dst, 0)
+        t, r = _check_profile(self.times_s, self.rates_bps, "CbrSource")
+        object.__setattr__(self, "times_s", t)
+        object.__setattr__(self, "rates_bps", r)
+        check_int("packet_bytes", self.packet_bytes, 1, 10**6)
+        check_real("start_s", self.start_s, 0.0)
+        if not (isinstance(self.stop_s, (int, float)) and self.stop_s > self.start_s):
+            raise ValueError(f"stop_s={self.stop_s!r} is out of range: must be > start_s={self.start_s}")
+
+    @classmethod
+    def from_background(cls, src: int, dst: int, bg: FluidBackground, **kw) -> CbrSource:
+        """Return the packet twin of fluid background ``bg`` (same rate profile and packet size)."""
+        return cls(src, dst, bg.rates_bps, bg.times_s, bg.packet_bytes, **kw)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Everything one run needs: network, connections, messages, CBR sources, duration, header size."""
+
+    network: Network
+    connections: tuple[Connection, ...] = ()
+    messages: tuple[Message, ...] = ()
+    cbr: tuple[CbrSource, ...] = ()
+    duration_s: float = 10.0
+    tcpip_header_bytes: int = 40
+
+    def __post_init__(self):
+        if not isinstance(self.network, Network):
+            raise ValueError(f"network={self.network!r} is not allowed: must be a Network")
+        for name in ("connections", "messages", "cbr"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        check_real("duration_s", self.duration_s, 0.0, lo_open=True)
+        check_int("tcpip_header_bytes", self.tcpip_header_bytes, 0, 10**4)
+        n = self.network.n_nodes
+        for i, c in enumerate(self.connections):
+            if not isinstance(c, Connection):
+                raise ValueError(f"connections[{i}]={c!r} is not allowed: must be a Connection")
+            if c.client >= n or c.server >= n:
+                raise ValueError(f"connections[{i}] uses node >= n_nodes={n}")
+            if c.open_after_message >= len(self.messages):
+                raise ValueError(f"connections[{i}].open_after_message={c.open_after_message} "
+                                 f"is out of range: must be in [-1, {len(self.messages) - 1}]")
+        for i, m in enumerate(self.messages):
+            if not isinstance(m, Message):
+                raise ValueError(f"messages[{i}]={m!r} is not allowed: must be a Message")
+            if m.conn >= len(self.connections):
+                raise ValueError(f"messages[{i}].conn={m.conn} is out of range: "
+                                 f"must be in [0, {len(self.connections) - 1}]")
+            if m.after_message >= len(self.messages) or m.after_message == i:
+                raise ValueError(f"messages[{i}].after_message={m.after_message} is not allowed: must be -1 or "
+                                 f"another message index in [0, {len(self.messages) - 1}]")
+        for i, c in enumerate(self.connections):
+            if c.open_after_message >= 0 and self.messages[c.open_after_message].conn == i:
+                raise ValueError(f"connections[{i}].open_after_message={c.open_after_message} is not allowed: "
+                                 "that message travels on the connection itself, which would never open")
+        relayed: set[int] = set()
+        for i, m in enumerate(self.messages):
+            k = m.relay_of
+            if k < 0:
+                continue
+            if k >= len(self.messages) or k == i or k in relayed:
+                raise ValueError(f"messages[{i}].relay_of={k} is not allowed: must be another message index in "
+                                 f"[0, {len(self.messages) - 1}], relayed by one message only")
+            relayed.add(k)
+            src = self.messages[k]
+            if src.size_bytes != m.size_bytes:
+                raise ValueError(f"messages[{i}].size_bytes={m.size_bytes} must equal that of the message it "
+                                 f"relays (messages[{k}].size_bytes={src.size_bytes})")
+            ck, ci = self.connections[src.conn], self.connections[m.conn]
+            arrives_at = ck.server if src.sender == "client" else ck.client
+            leaves_from = ci.client if m.sender == "client" else ci.server
+            if arrives_at != leaves_from or src.conn == m.conn:
+                raise ValueError(f"messages[{i}] relays messages[{k}], which arrives at node {arrives_at} on "
+                                 f"connection {src.conn}: it must leave from that node on another connection "
+                                 f"(it leaves from node {leaves_from} on connection {m.conn})")
+        ok = [False] * len(self.messages)  # after_message chains must end (no cycle); linear time
+        for i in range(len(self.messages)):
+            chain, on_chain, k = [], set(), i
+            while k >= 0 and not ok[k]:
+                if k in on_chain:
+                    raise ValueError(f"messages[{i}].after_message forms a cycle: no message of it would start")
+                chain.append(k)
+                on_chain.add(k)
+                k = self.messages[k].after_message
+            for k in chain:
+                ok[k] = True
+        for i, s in enumerate(self.cbr):
+            if not isinstance(s, CbrSource):
+                raise ValueError(f"cbr[{i}]={s!r} is not allowed: must be a CbrSource")
+            if s.src >= n or s.dst >= n:
+                raise ValueError(f"cbr[{i}] uses node >= n_nodes={n}")

@@ -1,0 +1,149 @@
+"""Plotly figures of packet-simulator traces (run ``simulate(..., trace=True)`` first).
+
+- ``cwnd_figure``: congestion window and ssthresh (segments) against time, timeouts marked;
+- ``time_sequence_figure``: the classic time-sequence plot (segments sent, retransmissions, ACKs, drops);
+- ``queue_figure``: buffer occupancy of one link against time;
+- ``space_time_figure``: the message-sequence diagram of one connection's packets between its hosts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .results import PacketResult
+
+__all__ = ["cwnd_figure", "time_sequence_figure", "queue_figure", "space_time_figure"]
+
+_SSTHRESH_UNSET = 1e29
+
+
+def _need(result: PacketResult, name: str):
+    tr = getattr(result, name)
+    if tr is None:
+        raise ValueError(f"result.{name} is None: run simulate(..., trace=True) to record traces")
+    return tr
+
+
+def cwnd_figure(result: PacketResult, conn: int = 0, direction: int = 0, mss_bytes: int = 1460) -> go.Figure:
+    """Return a figure of cwnd and ssthresh (in segments of ``mss_bytes``) against time (s)."""
+    tr = _need(result, "tcp_trace")
+    sel = (tr.conn == conn) & (tr.direction == direction)
+    t = tr.time_s[sel]
+    cw = tr.cwnd_bytes[sel] / mss_bytes
+    ss = np.where(tr.ssthresh_bytes[sel] > _SSTHRESH_UNSET, np.nan, tr.ssthresh_bytes[sel] / mss_bytes)
+    ev = tr.event[sel]
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=t, y=cw, mode="lines", line_shape="hv", name="cwnd"))
+    fig.add_trace(go.Scatter(x=t, y=ss, mode="lines", line_shape="hv", name="ssthresh", line_dash="dash"))
+    to = ev == 2
+    fig.add_trace(go.Scatter(x=t[to], y=cw[to], mode="markers", name="timeout", marker_symbol="x",
+                             marker_size=9))
+    fig.update_layout(title=f"Congestion window, connection {conn}", xaxis_title="time (s)",
+                      yaxis_title="segments", legend_orientation="h")
+    return fig
+
+
+def time_sequence_figure(result: PacketResult, conn: int = 0, direction: int = 0) -> go.Figure:
+    """Return the time-sequence plot (sequence number vs time, s) of one direction of a connection."""
+    pt = _need(result, "packet_trace")
+    mine = (pt.conn == conn) & ((pt.flags & 8) == 0)
+    data = mine & (pt.direction == direction) & (pt.seqlen > 0)
+    sent = data & (pt.kind == 0)
+    retx = sent & ((pt.flags & 16) != 0)
+    dropped = data & (pt.kind >= 2)
+    acks = mine & (pt.direction != direction) & (pt.kind == 1) & ((pt.flags & 2) != 0)
+    fig = go.Figure()
+    for name, sel, sym in (("sent", sent & ~retx, "line-ew"), ("retransmitted", retx, "circle-open"),
+                           ("dropped", dropped, "x")):
+        fig.add_trace(go.Scatter(x=pt.time_s[sel], y=pt.seq[sel], mode="markers", name=name,
+                                 marker_symbol=sym, marker_size=7 if sym != "line-ew" else 8,
+                                 marker_line_width=1.5))
+    fig.add_trace(go.Scatter(x=pt.time_s[acks], y=pt.ack[acks], mode="lines", line_shape="hv",
+                             name="ACK received"))
+    fig.update_layout(title=f"Time-sequence plot, connection {conn}", xaxis_title="time (s)",
+                      yaxis_title="sequence number (bytes)", legend_orientation="h")
+    return fig
+
+
+def queue_figure(result: PacketResult, link: int, in_bytes: bool = False) -> go.Figure:
+    """Return the occupancy (packets, or bytes) of ``link``'s buffer against time (s), at every arrival."""
+    q = _need(result, "queue_trace")
+    sel = q.link == link
+    y = q.bytes[sel] if in_bytes else q.packets[sel]
+    fig = go.Figure(go.Scatter(x=q.time_s[sel], y=y, mode="lines", name=f"link {link}"))
+    fig.update_layout(title=f"Queue of link {link}", xaxis_title="time (s)",
+                      yaxis_title="bytes" if in_bytes else "packets")
+    return fig
+
+
+def _label(flags: int, seq: int, seqlen: int, ack: int) -> str:
+    parts = []
+    if flags & 1:
+        parts.append("SYN")
+    if flags & 4:
+        parts.append("FIN")
+    if seqlen > 0 and not flags & 5:
+        parts.append(f"seq {seq}:{seq + seqlen}")
+    if flags & 2:
+        parts.append(f"ACK {ack}")
+    if flags & 16:
+        parts.append("(retx)")
+    return " ".join(parts)
+
+
+def space_time_figure(result: PacketResult, conn: int = 0, t_max_s: float | None = None,
+                      max_packets: int = 400) -> go.Figure:
+    """Return the space-time (message sequence) diagram of connection ``conn``: client at x = 0, server
+    at x = 1, time (s) growing downwards; each packet is a line from its sending to its arrival (or
+    drop, marked x, drawn halfway)."""
+    pt = _need(result, "packet_trace")
+    mine = (pt.conn == conn) & ((pt.flags & 8) == 0)
+    sent = np.flatnonzero(mine & (pt.kind == 0))
+    if t_max_s is not None:
+        sent = sent[pt.time_s[sent] <= t_max_s]
+    sent = sent[:max_packets]
+    ends = np.flatnonzero(mine & (pt.kind > 0))
+    end_of = dict(zip(pt.uid[ends].tolist(), ends.tolist(), strict=True))
+    fig = go.Figure()
+    for x, name in ((0, "client"), (1, "server")):
+        fig.add_trace(go.Scatter(x=[x, x], y=[0, 0], mode="text", text=[name], textposition="top center",
+                                 showlegend=False, hoverinfo="skip"))
+    xs: dict[bool, list] = {True: [], False: []}
+    ys: dict[bool, list] = {True: [], False: []}
+    texts: dict[bool, list] = {True: [], False: []}
+    drop_x, drop_y = [], []
+    t_last = 0.0
+    for i in sent:
+        d = pt.direction[i]
+        x0, x1 = (0.0, 1.0) if d == 0 else (1.0, 0.0)
+        j = end_of.get(int(pt.uid[i]))
+        t0 = pt.time_s[i]
+        lab = _label(int(pt.flags[i]), int(pt.seq[i]), int(pt.seqlen[i]), int(pt.ack[i]))
+        if j is None or pt.kind[j] != 1:
+            t1 = pt.time_s[j] if j is not None else t0
+            xm = (x0 + x1) / 2
+            xs[False] += [x0, xm, None]
+            ys[False] += [t0, max(t1, t0), None]
+            texts[False] += [lab, lab, None]
+            drop_x.append(xm)
+            drop_y.append(max(t1, t0))
+            continue
+        t1 = pt.time_s[j]
+        t_last = max(t_last, t1)
+        ok = True
+        xs[ok] += [x0, x1, None]
+        ys[ok] += [t0, t1, None]
+        texts[ok] += [lab, lab, None]
+    fig.add_trace(go.Scatter(x=xs[True], y=ys[True], mode="lines+markers", name="delivered", text=texts[True],
+                             hoverinfo="text+y", marker_size=4))
+    fig.add_trace(go.Scatter(x=xs[False], y=ys[False], mode="lines", name="lost", text=texts[False],
+                             hoverinfo="text+y", line_dash="dot"))
+    fig.add_trace(go.Scatter(x=drop_x, y=drop_y, mode="markers", name="drop", marker_symbol="x",
+                             marker_size=10))
+    for x in (0, 1):
+        fig.add_shape(type="line", x0=x, x1=x, y0=0, y1=t_last, line_color="gray")
+    fig.update_layout(title=f"Space-time diagram, connection {conn}", yaxis_title="time (s)",
+                      yaxis_autorange="reversed", xaxis=dict(tickvals=[0, 1], ticktext=["client", "server"]),
+                      legend_orientation="h")
+    return fig

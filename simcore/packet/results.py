@@ -1,0 +1,101 @@
+"""Result and trace dataclasses returned by ``simulate`` (frozen; units in field names or comments)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace"]
+
+
+@dataclass(frozen=True)
+class TcpTrace:
+    """Sender state after every ACK / timeout: arrays of equal length, one row per sample."""
+
+    time_s: np.ndarray
+    conn: np.ndarray
+    direction: np.ndarray  # 0 client->server data, 1 server->client
+    cwnd_bytes: np.ndarray
+    ssthresh_bytes: np.ndarray  # 1e30 = not yet set
+    srtt_s: np.ndarray  # nan before the first sample
+    rto_s: np.ndarray
+    snd_una: np.ndarray
+    snd_nxt: np.ndarray
+    event: np.ndarray  # 0 new ACK, 1 duplicate ACK, 2 timeout, 3 SYN sent
+
+
+@dataclass(frozen=True)
+class PacketTrace:
+    """Per-packet events: kind 0 = sent by its source host, 1 = received by its destination host,
+    2 = dropped by a full queue, 3 = lost at random. ``link`` is the link concerned (for 0: the first)."""
+
+    time_s: np.ndarray
+    kind: np.ndarray
+    uid: np.ndarray
+    conn: np.ndarray  # connection, or CBR source index for CBR packets (flags & 8)
+    direction: np.ndarray
+    seq: np.ndarray
+    seqlen: np.ndarray
+    ack: np.ndarray
+    flags: np.ndarray  # 1 SYN, 2 ACK, 4 FIN, 8 CBR, 16 retransmission
+    link: np.ndarray
+
+
+@dataclass(frozen=True)
+class QueueTrace:
+    """Buffer occupancy of a link just before and just after every packet arrival to it."""
+
+    time_s: np.ndarray
+    link: np.ndarray
+    packets: np.ndarray
+    bytes: np.ndarray  # fluid backlog included
+
+
+@dataclass(frozen=True)
+class PacketResult:
+    """What ``simulate`` returns. Arrays of shape (n_conn, 2) are indexed [conn, direction] where
+    direction 0 carries data client -> server and 1 server -> client."""
+
+    duration_s: float
+    events: int
+    delivered_bytes: np.ndarray  # (n_conn, 2) application bytes received in order
+    goodput_bps: np.ndarray  # (n_conn, 2) delivered_bytes * 8 / duration_s
+    segments_sent: np.ndarray  # (n_conn, 2) including retransmissions
+    retransmits: np.ndarray  # (n_conn, 2)
+    timeouts: np.ndarray  # (n_conn, 2)
+    fast_retransmits: np.ndarray  # (n_conn, 2) recovery episodes entered by three dupacks
+    cwnd_bytes: np.ndarray  # (n_conn, 2) at the end
+    ssthresh_bytes: np.ndarray  # (n_conn, 2) at the end
+    srtt_s: np.ndarray  # (n_conn, 2) at the end, nan if never sampled
+    rto_s: np.ndarray  # (n_conn, 2) at the end
+    established_s: np.ndarray  # (n_conn,) when the client got the SYN-ACK (nan if never)
+    timewait_s: np.ndarray  # (n_conn,) when the closer entered TIME-WAIT (nan if never)
+    closed_s: np.ndarray  # (n_conn,) when the last FIN was acknowledged (nan if never)
+    message_write_s: np.ndarray  # (n_msg,) when the application wrote it (nan if never)
+    message_done_s: np.ndarray  # (n_msg,) when its last byte reached the receiving application
+    message_latency_s: np.ndarray  # (n_msg,) done - write
+    link_packets: np.ndarray  # (n_link,) packets accepted into the buffer
+    link_bytes: np.ndarray  # (n_link,) bytes accepted (on-wire size)
+    link_drops_queue: np.ndarray  # (n_link,)
+    link_drops_loss: np.ndarray  # (n_link,)
+    link_utilization: np.ndarray  # (n_link,) packet bytes / (capacity * duration), fluid excluded
+    fluid_offered_bytes: np.ndarray  # (n_link,)
+    fluid_dropped_bytes: np.ndarray  # (n_link,)
+    cbr_sent: np.ndarray  # (n_cbr,)
+    cbr_received: np.ndarray  # (n_cbr,)
+    cbr_source: np.ndarray  # per received CBR packet
+    cbr_send_time_s: np.ndarray  # per received CBR packet
+    cbr_delay_s: np.ndarray  # per received CBR packet, one-way
+    packets_created: int
+    packets_delivered: int
+    packets_dropped_queue: int
+    packets_dropped_loss: int
+    packets_in_flight: int  # still in a buffer or on a wire at the end
+    tcp_trace: TcpTrace | None = None
+    packet_trace: PacketTrace | None = None
+    queue_trace: QueueTrace | None = None
+
+    def goodput_total_bps(self, direction: int = 0) -> float:
+        """Return the summed goodput of all connections in ``direction``, bits/s."""
+        return float(self.goodput_bps[:, direction].sum())

@@ -1,0 +1,34 @@
+import importlib
+
+import simcore._cache_guard as guard
+
+
+def test_stale_cache_files_are_removed_when_a_kernel_source_changes(tmp_path, monkeypatch):
+    pkg = tmp_path / "simcore"
+    (pkg / "__pycache__").mkdir(parents=True)
+    kernel = pkg / "k.py"
+    kernel.write_text("from numba import njit\n")
+    cached = pkg / "__pycache__" / "k.f-1.py311.nbi"
+    cached.write_bytes(b"x")
+    cache_dir = tmp_path / "numba_cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache_dir))
+    monkeypatch.setattr(guard, "_PACKAGE", pkg)
+    mirrored = cache_dir / pkg.relative_to(pkg.anchor) / "k.f-1.py311.nbc"
+    mirrored.parent.mkdir(parents=True)
+    mirrored.write_bytes(b"y")
+
+    assert guard.check_kernel_cache() is True  # no stamp yet: unknown provenance, dropped
+    assert not cached.exists() and not mirrored.exists()
+    cached.write_bytes(b"x")
+    assert guard.check_kernel_cache() is False and cached.exists()  # unchanged sources: kept
+    kernel.write_text("from numba import njit\nX = 1\n")
+    assert guard.check_kernel_cache() is True and not cached.exists()  # edited: dropped
+
+
+def test_missing_package_folder_is_left_alone_and_import_runs_the_guard(tmp_path, monkeypatch):
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(guard, "_PACKAGE", tmp_path / "gone")
+    assert guard.check_kernel_cache() is False
+    assert not (tmp_path / "gone").exists()
+    monkeypatch.undo()
+    importlib.reload(importlib.import_module("simcore"))
