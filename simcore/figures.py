@@ -22,6 +22,7 @@ FigureBuilder = Callable[[], dict[str, go.Figure]]
 # Modules that register figure builders when imported, in chapter order.
 CHAPTER_MODULES: dict[str, str] = {
     "start_here": "simcore.chapters.start_here",
+    "tcp_primer": "simcore.chapters.tcp_primer",
     "admission": "simcore.chapters.admission",
     "delay": "simcore.chapters.delay",
 }

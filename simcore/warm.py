@@ -18,6 +18,7 @@ WARMERS: list[str] = [
     "simcore.warm:_warm_delay",
     "simcore.chapters.delay:warm",
     "simcore.chapters.admission:warm",
+    "simcore.chapters.tcp_primer:warm",
 ]
 
 

@@ -1,0 +1,325 @@
+"""Chapter 0b, "TCP primer": TCP congestion control on simcore's packet level, live.
+
+One to four bulk TCP flows cross a drop-tail bottleneck in a dumbbell. The student sets the round-trip
+time, bottleneck rate, buffer size, random loss rate, TCP variant (Reno, NewReno, SACK), number of flows,
+receive window, duration and seed, and watches the congestion window, the time-sequence plot and the
+bottleneck queue. Traces are downsampled here (``downsample_indices``: first, last, minimum and maximum
+of every bucket) so the front end gets at most ``MAX_POINTS`` points per trace. The checked numbers
+(window-limited throughput, Mathis, variants, fairness, buffer sizing) are in ``tcp_primer_numbers``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import ipywidgets as widgets
+import numpy as np
+import plotly.graph_objects as go
+
+from simcore._validate import check_choice, check_int, check_real
+from simcore.figures import register_figures
+from simcore.packet import (
+    VARIANTS,
+    LinkParams,
+    PacketResult,
+    TcpParams,
+    bulk_scenario,
+    dumbbell,
+    mathis_throughput_bps,
+    simulate,
+    window_limited_throughput_bps,
+)
+from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
+from simcore.rng import check_seed
+
+__all__ = ["PrimerSetting", "MAX_POINTS", "RWND_CHOICES", "downsample_indices", "run", "clip_window",
+           "plot_data", "predictions", "make_panel", "figures", "warm"]
+
+MSS_BYTES = 1460
+PACKET_BYTES = MSS_BYTES + 40  # on-wire IP packet of a full segment
+MAX_POINTS = 2000  # per plotted trace
+MAX_FLOWS = 4
+RWND_CHOICES = (("16 KB", 16384), ("32 KB", 32767), ("64 KB", 65535), ("256 KB", 262144), ("1 MB", 1 << 20))
+FLOW_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")
+_SSTHRESH_UNSET = 1e29
+TS_WINDOW_S = (0.0, 4.0)  # default time span of the time-sequence plot
+
+
+@dataclass(frozen=True)
+class PrimerSetting:
+    """One dumbbell experiment as the sliders give it.
+
+    rtt_ms: two-way propagation delay of the path, in [1, 1000] ms (bottleneck delay = rtt/2 each way).
+    rate_mbps: bottleneck rate, in [0.1, 100] Mbit/s (access links are 1 Gbit/s).
+    buffer_packets: drop-tail limit of the bottleneck buffer, in [1, 10000] packets.
+    loss_pct: random loss of each packet on the bottleneck (data direction), in [0, 20] percent.
+    variant: 'reno', 'newreno' or 'sack'.
+    flows: bulk flows, all with the same RTT, in [1, 4].
+    rwnd_bytes: receive window of every flow, in [1460, 2**30] bytes.
+    duration_s: simulated seconds, in (0, 120].
+    seed: int >= 0 (random losses).
+    """
+
+    rtt_ms: float = 100.0
+    rate_mbps: float = 5.0
+    buffer_packets: int = 40
+    loss_pct: float = 0.0
+    variant: str = "sack"
+    flows: int = 1
+    rwnd_bytes: int = 262144
+    duration_s: float = 20.0
+    seed: int = 1
+
+    def __post_init__(self):
+        check_real("rtt_ms", self.rtt_ms, 1.0, 1000.0)
+        check_real("rate_mbps", self.rate_mbps, 0.1, 100.0)
+        check_int("buffer_packets", self.buffer_packets, 1, 10_000)
+        check_real("loss_pct", self.loss_pct, 0.0, 20.0)
+        check_choice("variant", self.variant, VARIANTS)
+        check_int("flows", self.flows, 1, MAX_FLOWS)
+        check_int("rwnd_bytes", self.rwnd_bytes, MSS_BYTES, 2**30)
+        check_real("duration_s", self.duration_s, 0.0, 120.0, lo_open=True)
+        check_seed(self.seed)
+
+    @property
+    def bdp_packets(self) -> float:
+        """Bandwidth-delay product rate * RTT, in full-size packets."""
+        return self.rate_mbps * 1e6 * self.rtt_ms * 1e-3 / (8 * PACKET_BYTES)
+
+    @property
+    def payload_rate_bps(self) -> float:
+        """Largest possible goodput: bottleneck rate times the payload share of a full packet, bits/s."""
+        return self.rate_mbps * 1e6 * MSS_BYTES / PACKET_BYTES
+
+
+def run(setting: PrimerSetting, trace: bool = True) -> PacketResult:
+    """Return the ``PacketResult`` (with traces if ``trace``) of ``setting``'s flows across the dumbbell."""
+    link = LinkParams(rate_bps=setting.rate_mbps * 1e6, delay_s=setting.rtt_ms * 1e-3 / 2,
+                      queue_packets=setting.buffer_packets, loss_prob=setting.loss_pct / 100.0)
+    db = dumbbell(setting.flows, link)
+    tcp = TcpParams(variant=setting.variant, mss_bytes=MSS_BYTES, rwnd_bytes=setting.rwnd_bytes)
+    sc = bulk_scenario(db.network, db.pairs, tcp, duration_s=setting.duration_s)
+    return simulate(sc, seed=setting.seed, trace=trace)
+
+
+def downsample_indices(y: np.ndarray, max_points: int = MAX_POINTS) -> np.ndarray:
+    """Return sorted indices (at most ``max_points``) into ``y`` keeping its first and last samples and
+    the first, last, smallest and largest sample of each of ``max_points // 4`` equal index buckets.
+
+    NaNs are never chosen as a bucket's minimum or maximum unless the whole bucket is NaN.
+    """
+    y = np.asarray(y, dtype=float)
+    n = y.size
+    check_int("max_points", max_points, 4)
+    if n <= max_points:
+        return np.arange(n)
+    b = max_points // 4
+    k = -(-n // b)
+    idx = np.minimum(np.arange(b * k), n - 1).reshape(b, k)
+    yy = y[idx]
+    nan = np.isnan(yy)
+    lo = np.argmin(np.where(nan, np.inf, yy), axis=1)
+    hi = np.argmax(np.where(nan, -np.inf, yy), axis=1)
+    rows = np.arange(b)
+    keep = np.concatenate([idx[:, 0], idx[:, -1], idx[rows, lo], idx[rows, hi], [0, n - 1]])
+    return np.unique(keep)
+
+
+def _thin(x: np.ndarray, y: np.ndarray, max_points: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
+    i = downsample_indices(y, max_points)
+    return x[i], y[i]
+
+
+def clip_window(window_s: tuple[float, float], duration_s: float) -> tuple[float, float]:
+    """Return ``window_s`` = (start, end) in s clipped to [0, duration_s], keeping its span if it starts
+    after the run has ended."""
+    lo, hi = (float(v) for v in window_s)
+    if not 0.0 <= lo <= hi:
+        raise ValueError(f"window_s={window_s!r} is not allowed: must be (start, end) with 0 <= start <= end")
+    span = max(hi - lo, 1e-3)
+    hi = min(max(hi, lo + 1e-3), duration_s)
+    return (lo if lo < hi else max(0.0, hi - span)), hi
+
+
+def plot_data(res: PacketResult, setting: PrimerSetting, max_points: int = MAX_POINTS,
+              ts_window_s: tuple[float, float] | None = None) -> dict:
+    """Return the downsampled arrays of the three plots (time in s, windows and sequence numbers in
+    segments, queue in packets); each array has at most ``max_points`` points. The time-sequence arrays
+    cover only ``ts_window_s`` (start, end) in s (default: the whole run), so a short window shows every
+    packet."""
+    tr, pt, qt = res.tcp_trace, res.packet_trace, res.queue_trace
+    if tr is None or pt is None or qt is None:
+        raise ValueError("plot_data needs a result of run(setting, trace=True)")
+    out: dict = {"cwnd": [], "ssthresh": None}
+    for c in range(setting.flows):
+        sel = (tr.conn == c) & (tr.direction == 0)
+        t, cw = tr.time_s[sel], tr.cwnd_bytes[sel] / MSS_BYTES
+        out["cwnd"].append(_thin(t, cw, max_points))
+        if c == 0:
+            raw = tr.ssthresh_bytes[sel]
+            ss = np.where(raw > _SSTHRESH_UNSET, np.nan, raw / MSS_BYTES)
+            out["ssthresh"] = _thin(t, ss, max_points)
+            to = tr.event[sel] == 2
+            out["timeouts"] = (t[to][:max_points], cw[to][:max_points])
+    lo, hi = clip_window(ts_window_s or (0.0, setting.duration_s), setting.duration_s)
+    mine = (pt.conn == 0) & ((pt.flags & 8) == 0) & (pt.time_s >= lo) & (pt.time_s <= hi)
+    data = mine & (pt.direction == 0) & (pt.seqlen > 0)
+    sent = data & (pt.kind == 0)
+    retx = sent & ((pt.flags & 16) != 0)
+    acks = mine & (pt.direction == 1) & (pt.kind == 1) & ((pt.flags & 2) != 0)
+    for name, sel, col in (("sent", sent & ~retx, pt.seq), ("retx", retx, pt.seq),
+                           ("dropped", data & (pt.kind == 2), pt.seq),
+                           ("lost", data & (pt.kind == 3), pt.seq), ("acked", acks, pt.ack)):
+        out[name] = _thin(pt.time_s[sel], col[sel] / MSS_BYTES, max_points)
+    q = qt.link == 0  # the bottleneck, left -> right
+    out["queue"] = _thin(qt.time_s[q], qt.packets[q].astype(float), max_points)
+    return out
+
+
+def predictions(setting: PrimerSetting) -> dict[str, float]:
+    """Return the closed forms for ``setting`` in bits/s (summed over flows): the bottleneck's payload
+    rate, the window limit flows * rwnd / RTT and Mathis flows * (MSS/RTT) sqrt(3/(2p)) (nan if p = 0),
+    all with the propagation RTT; and the BDP in packets."""
+    rtt_s = setting.rtt_ms * 1e-3
+    p = setting.loss_pct / 100.0
+    return {
+        "link_bps": setting.payload_rate_bps,
+        "window_bps": setting.flows * window_limited_throughput_bps(setting.rwnd_bytes, rtt_s),
+        "mathis_bps": setting.flows * mathis_throughput_bps(MSS_BYTES, rtt_s, p) if p > 0 else float("nan"),
+        "bdp_packets": setting.bdp_packets,
+    }
+
+
+def _status(res: PacketResult, setting: PrimerSetting) -> str:
+    pred = predictions(setting)
+    good = res.goodput_total_bps()
+    parts = [f"goodput <b>{good / 1e6:.2f} Mbit/s</b> = {100 * good / pred['link_bps']:.0f}% of what the "
+             f"bottleneck can carry ({pred['link_bps'] / 1e6:.2f} Mbit/s of payload)"]
+    if pred["window_bps"] < 2 * pred["link_bps"]:
+        parts.append(f"window limit flows&middot;W/RTT = {pred['window_bps'] / 1e6:.2f} Mbit/s")
+    if np.isfinite(pred["mathis_bps"]):
+        parts.append(f"Mathis = {pred['mathis_bps'] / 1e6:.2f} Mbit/s")
+    parts.append(f"BDP = {pred['bdp_packets']:.0f} packets, buffer {setting.buffer_packets}")
+    counts = (f"timeouts {int(res.timeouts[:, 0].sum())}, "
+              f"fast retransmits {int(res.fast_retransmits[:, 0].sum())}, "
+              f"buffer drops {int(res.link_drops_queue[0])}, random losses {int(res.link_drops_loss[0])}")
+    return "; ".join(parts) + ".<br>" + counts + "."
+
+
+def _empty_figures(widget: bool) -> tuple[go.Figure, go.Figure, go.Figure]:
+    cw = new_figure(widget=widget, title="Congestion window", xaxis_title="time (s)",
+                    yaxis_title="segments", height=340)
+    for c in range(MAX_FLOWS):
+        cw.add_scatter(mode="lines", line=dict(color=FLOW_COLORS[c], shape="hv", width=1.5))
+    cw.add_scatter(mode="lines", line=dict(color=color_for("bound"), shape="hv", dash="dash"))
+    cw.add_scatter(mode="markers", marker=dict(color=color_for("drop"), symbol="x", size=10))
+    cw.add_scatter(mode="lines", line=dict(color=color_for("closed form"), dash="dot", width=1))
+    cw.add_scatter(mode="lines", line=dict(color=color_for("closed form"), dash="dashdot", width=1))
+    ts = new_figure(widget=widget, title="Time-sequence plot, flow 1", xaxis_title="time (s)",
+                    yaxis_title="sequence number (segments)", height=340)
+    ts.add_scatter(mode="markers", marker=dict(color=FLOW_COLORS[0], symbol="line-ew-open", size=6))
+    ts.add_scatter(mode="markers", marker=dict(color=color_for("SACK"), symbol="circle-open", size=8))
+    ts.add_scatter(mode="markers", marker=dict(color=color_for("drop"), symbol="x", size=9))
+    ts.add_scatter(mode="markers", marker=dict(color=color_for("Ticket"), symbol="diamond-open", size=9))
+    ts.add_scatter(mode="lines", line=dict(color=color_for("bound"), shape="hv", width=1))
+    qf = new_figure(widget=widget, title="Bottleneck queue", xaxis_title="time (s)",
+                    yaxis_title="packets in buffer", height=300)
+    qf.add_scatter(mode="lines", line=dict(color=color_for("packet"), width=1))
+    qf.add_scatter(mode="lines", line=dict(color=color_for("drop"), dash="dash", width=1))
+    for f in (cw, ts, qf):
+        f.update_layout(margin=dict(t=80), legend=dict(y=1.0, yanchor="bottom"), title=dict(y=0.97))
+    return cw, ts, qf
+
+
+def _draw(figs: tuple[go.Figure, go.Figure, go.Figure], setting: PrimerSetting,
+          ts_window_s: tuple[float, float] = TS_WINDOW_S, res: PacketResult | None = None) -> PacketResult:
+    res = run(setting, trace=True) if res is None else res
+    lo, hi = clip_window(ts_window_s, setting.duration_s)
+    d = plot_data(res, setting, ts_window_s=(lo, hi))
+    cw, ts, qf = figs
+    T = setting.duration_s
+    for c in range(MAX_FLOWS):
+        x, y = d["cwnd"][c] if c < setting.flows else ([], [])
+        cw.data[c].update(x=x, y=y, name=f"cwnd flow {c + 1}", visible=c < setting.flows,
+                          line=dict(color=FLOW_COLORS[c], shape="hv", width=1.5))
+    cw.data[MAX_FLOWS].update(x=d["ssthresh"][0], y=d["ssthresh"][1], name="ssthresh flow 1",
+                              line=dict(color=color_for("bound"), shape="hv", dash="dash"))
+    cw.data[MAX_FLOWS + 1].update(x=d["timeouts"][0], y=d["timeouts"][1], name="timeout",
+                                  marker=dict(color=color_for("drop"), symbol="x", size=10))
+    bdp = setting.bdp_packets / setting.flows
+    full = (setting.bdp_packets + setting.buffer_packets) / setting.flows
+    cw.data[MAX_FLOWS + 2].update(x=[0, T], y=[bdp, bdp], name="BDP per flow",
+                                  line=dict(color=color_for("closed form"), dash="dot", width=1))
+    cw.data[MAX_FLOWS + 3].update(x=[0, T], y=[full, full], name="(BDP + buffer) per flow",
+                                  line=dict(color=color_for("closed form"), dash="dashdot", width=1))
+    for i, (key, name) in enumerate((("sent", "sent"), ("retx", "retransmitted"),
+                                     ("dropped", "dropped (buffer full)"), ("lost", "lost at random"),
+                                     ("acked", "ACK received"))):
+        ts.data[i].update(x=d[key][0], y=d[key][1], name=name)
+    qf.data[0].update(x=d["queue"][0], y=d["queue"][1], name="bottleneck buffer",
+                      line=dict(color=color_for("packet"), width=1))
+    qf.data[1].update(x=[0, T], y=[setting.buffer_packets] * 2, name="buffer limit",
+                      line=dict(color=color_for("drop"), dash="dash", width=1))
+    shade = [dict(type="rect", xref="x", yref="paper", x0=lo, x1=hi, y0=0, y1=1, line_width=0,
+                  fillcolor=color_for("bound"), opacity=0.12, layer="below")]
+    for f in (cw, qf):
+        f.update_xaxes(range=[0, T])
+        f.layout.shapes = shade
+    ts.update_xaxes(range=[lo, hi])
+    ts.layout.title = f"Time-sequence plot, flow 1, {lo:g} to {hi:g} s (shaded on the other plots)"
+    return res
+
+
+def make_panel(setting: PrimerSetting | None = None) -> LivePanel:
+    """Return the live dumbbell panel: RTT (first), rate, buffer, loss, variant, flows, receive window,
+    duration and seed, drawing cwnd, the time-sequence plot and the bottleneck queue."""
+    s = setting or PrimerSetting()
+    controls = {
+        "rtt_ms": float_slider("round-trip time (ms)", s.rtt_ms, 10, 640, 10),
+        "rate_mbps": float_slider("bottleneck rate (Mbit/s)", s.rate_mbps, 1, 50, 1),
+        "buffer_packets": int_slider("buffer (packets)", s.buffer_packets, 2, 400),
+        "loss_pct": float_slider("random loss (%)", s.loss_pct, 0, 5, 0.1),
+        "variant": dropdown("TCP variant", VARIANTS, s.variant),
+        "flows": int_slider("flows", s.flows, 1, MAX_FLOWS),
+        "rwnd_bytes": dropdown("receive window", RWND_CHOICES, s.rwnd_bytes),
+        "duration_s": float_slider("duration (s)", s.duration_s, 2, 30, 1),
+        "seed": int_slider("seed", s.seed, 0, 99),
+        "ts_window_s": widgets.FloatRangeSlider(
+            value=TS_WINDOW_S, min=0, max=30, step=0.5, description="time-sequence plot (s)",
+            continuous_update=False, readout_format=".1f", style={"description_width": "initial"},
+            layout=widgets.Layout(width="340px")),
+    }
+    figs = _empty_figures(widget=True)
+    last: dict = {}  # the previous run: moving only the time-sequence window does not re-simulate
+
+    def update(values: dict) -> str:
+        values = dict(values)
+        window = values.pop("ts_window_s")
+        setting_now = PrimerSetting(**values)
+        if last.get("setting") != setting_now:
+            last.clear()
+            last["res"] = run(setting_now, trace=True)
+            last["setting"] = setting_now
+        return _status(_draw(figs, setting_now, window, last["res"]), setting_now)
+
+    return LivePanel(controls, update, list(figs), title="Bulk TCP flows through a drop-tail bottleneck",
+                     columns=3)
+
+
+REFERENCE = PrimerSetting()
+
+
+@register_figures("tcp_primer")
+def figures() -> dict[str, go.Figure]:
+    """Return cwnd, time-sequence and queue figures of the reference run (the panel's defaults: one SACK
+    flow, 5 Mbit/s, 100 ms, a 40-packet buffer of about one BDP, 20 s)."""
+    cw, ts, qf = _empty_figures(widget=False)
+    _draw((cw, ts, qf), REFERENCE)
+    return {"cwnd": cw, "time_sequence": ts, "queue": qf}
+
+
+def warm() -> None:
+    """Run the packet kernel once per TCP variant on a tiny traced dumbbell (compiles and caches it)."""
+    for variant in VARIANTS:
+        run(PrimerSetting(rtt_ms=20.0, rate_mbps=1.0, buffer_packets=5, loss_pct=1.0, variant=variant,
+                          flows=2, duration_s=0.5))
