@@ -49,6 +49,23 @@ def main() -> None:
         fu = _median_ms(full, repeat=10)
         print(f"{name:32s} {cf:10.3f}ms {sim:8.3f}ms {ev:8.3f}ms {fu:8.1f}ms")
     print("target: full slider update (last column) < 100 ms for slider-range pages")
+    part2()
+
+
+def part2() -> None:
+    """Part 2 (real TCP): one panel slider move = simulate every mode on simcore.packet + redraw."""
+    import statistics
+
+    from simcore.chapters import delay_tcp
+
+    panel = delay_tcp.make_panel()
+    moves = [{"rtt_ms": v} for v in (50.0, 150.0, 300.0, 100.0)] + [{"n_objects": 10}, {"initial_window": 4}]
+    times = []
+    for move in moves:
+        panel.set(**move)
+        times.append(panel.last_run_ms)
+    print(f"part 2 (real TCP) slider move, simulate all modes + redraw: median {statistics.median(times):.0f} ms, "
+          f"max {max(times):.0f} ms over {len(moves)} moves (error: {panel.last_error})")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ WARMERS: list[str] = [
     "simcore.chapters.delay:warm",
     "simcore.chapters.admission:warm",
     "simcore.chapters.tcp_primer:warm",
+    "simcore.chapters.delay_tcp:warm",
 ]
 
 

@@ -6,7 +6,8 @@ is P parent files each embedding C children, fetched with HTTP/1.0 (a TCP handsh
 (one handshake per page) or the report's "1.2" (one connection for the parents, one per parent for its
 children). This module wires it for the notebook: the live panel (response time of every mode + the
 space-time diagram of the selected one), the correctness table, the Appendix-2 sweeps and the
-closed forms. Part 2 (real TCP, ``simcore.packet``) is not wired yet.
+closed forms. Part 2 (the textbook's view with real TCP on ``simcore.packet``) lives in
+``simcore.chapters.delay_tcp``; its static figures are part of this chapter's ``figures()``.
 """
 
 from __future__ import annotations
@@ -305,10 +306,13 @@ def case_space_time(case: str = "non-persistent") -> go.Figure:
 
 @register_figures("delay")
 def figures() -> dict[str, go.Figure]:
-    """Return the chapter's static figures: the three Appendix-2 sweeps with the report's points, and the
-    space-time diagram of the report's HTTP/1.0 correctness case."""
+    """Return the chapter's static figures: the three Appendix-2 sweeps with the report's points, the
+    space-time diagram of the report's HTTP/1.0 correctness case, and Part 2's real-TCP figures."""
+    from simcore.chapters import delay_tcp
+
     out = {f"sweep_{name}": fig for name, fig in sweep_figures().items()}
     out["space_time_report_case_http10"] = case_space_time("non-persistent")
+    out.update(delay_tcp.figures())
     return out
 
 

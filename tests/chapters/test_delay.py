@@ -159,10 +159,11 @@ def test_object_labels_name_each_arrival_and_connection():
     assert y[-1] == res.response_time_ms
 
 
-def test_figures_are_the_three_sweeps_and_the_report_case():
+def test_figures_are_the_three_sweeps_the_report_case_and_part_2():
     figs = ch.figures()
     assert set(figs) == {"sweep_transmission", "sweep_propagation", "sweep_objects",
-                         "space_time_report_case_http10"}
+                         "space_time_report_case_http10", "tcp_modes_vs_formulas", "tcp_rtt_sweep",
+                         "tcp_space_time_pipelined"}
     sweeps = load_sweeps()
     for name in ("transmission", "propagation", "objects"):
         fig = figs[f"sweep_{name}"]
