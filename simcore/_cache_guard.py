@@ -6,7 +6,7 @@ kernel uses the fluid kernel, the packet kernels freeze the constants of ``packe
 there would leave stale machine code in the cache. So on import this module hashes every simcore source
 file that defines numba code and, when the hash differs from the one recorded, deletes simcore's
 ``*.nbi``/``*.nbc`` cache files, both beside the sources (``__pycache__``) and under ``NUMBA_CACHE_DIR``
-(where numba mirrors the source folder's absolute path). numba then recompiles once. It never raises.
+(one folder per source folder, named as numba names it). numba then recompiles once. It never raises.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import hashlib
 import os
 from pathlib import Path
 
-__all__ = ["check_kernel_cache", "cache_roots"]
+__all__ = ["check_kernel_cache", "cache_roots", "numba_cache_subdir"]
 
 _PACKAGE = Path(__file__).resolve().parent
 _STAMP_NAME = "simcore_kernels.sha256"
@@ -25,13 +25,23 @@ def _kernel_sources() -> list[Path]:
     return sorted(p for p in _PACKAGE.rglob("*.py") if "njit" in p.read_text(encoding="utf-8", errors="ignore"))
 
 
+def numba_cache_subdir(source_folder: Path) -> str:
+    """Return the folder name numba uses under NUMBA_CACHE_DIR for sources in ``source_folder``.
+
+    Mirrors ``numba.core.caching._CacheLocator.get_suitable_cache_subpath``: the folder's own name, an
+    underscore, and the SHA-1 of its absolute path.
+    """
+    path = os.path.abspath(source_folder)
+    return f"{os.path.basename(path)}_{hashlib.sha1(path.encode()).hexdigest()}"
+
+
 def cache_roots() -> list[Path]:
     """Return the folders where numba may keep simcore's cache files."""
     roots = [_PACKAGE]
     cache_dir = os.environ.get("NUMBA_CACHE_DIR")
     if cache_dir:
-        # numba's user-provided locator: <NUMBA_CACHE_DIR>/<absolute source folder without its anchor>
-        roots.append(Path(cache_dir) / _PACKAGE.relative_to(_PACKAGE.anchor))
+        folders = sorted({p.parent for p in _kernel_sources()})
+        roots += [Path(cache_dir) / numba_cache_subdir(folder) for folder in folders]
     return roots
 
 

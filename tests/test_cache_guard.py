@@ -13,7 +13,7 @@ def test_stale_cache_files_are_removed_when_a_kernel_source_changes(tmp_path, mo
     cache_dir = tmp_path / "numba_cache"
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache_dir))
     monkeypatch.setattr(guard, "_PACKAGE", pkg)
-    mirrored = cache_dir / pkg.relative_to(pkg.anchor) / "k.f-1.py311.nbc"
+    mirrored = cache_dir / guard.numba_cache_subdir(pkg) / "k.f-1.py311.nbc"
     mirrored.parent.mkdir(parents=True)
     mirrored.write_bytes(b"y")
 
@@ -32,3 +32,10 @@ def test_missing_package_folder_is_left_alone_and_import_runs_the_guard(tmp_path
     assert not (tmp_path / "gone").exists()
     monkeypatch.undo()
     importlib.reload(importlib.import_module("simcore"))
+
+
+def test_subdir_name_matches_numbas_own_locator():
+    from numba.core.caching import _CacheLocator
+
+    source = guard._PACKAGE / "engine.py"
+    assert guard.numba_cache_subdir(source.parent) == _CacheLocator.get_suitable_cache_subpath(str(source))
