@@ -26,14 +26,20 @@ Pieces:
   congestion window; ``Connection(header_bytes=...)`` sets its per-packet header size.
 - ``Message(relay_of=k)``: a proxy relays message k's bytes cut-through onto another connection
   (split-TCP performance-enhancing proxies, application gateways).
+- ``ConnectionPool(conns, rule)`` in ``Scenario.pools`` + ``Message(None, ..., pool=k)``: a proxy
+  multiplexing messages over N persistent connections, each message on the connection the rule picks
+  when it is written ('fewest_outstanding' bytes unacknowledged, or 'round_robin');
+  ``PacketResult.message_conn`` records the choice.
 - ``LinkParams(drop_sequence=...)`` loses chosen packets for sure (textbook loss patterns).
 """
 
 from .metrics import jain_index, mathis_throughput_bps, window_limited_throughput_bps
 from .params import (
+    POOL_RULES,
     VARIANTS,
     CbrSource,
     Connection,
+    ConnectionPool,
     FluidBackground,
     Link,
     LinkParams,
@@ -47,9 +53,11 @@ from .simulate import PacketResult, PacketTrace, QueueTrace, TcpTrace, simulate
 from .topology import Dumbbell, chain, dumbbell
 
 __all__ = [
+    "POOL_RULES",
     "VARIANTS",
     "CbrSource",
     "Connection",
+    "ConnectionPool",
     "Dumbbell",
     "FluidBackground",
     "Link",

@@ -289,10 +289,35 @@ def _feed_relays(X, r, t):
         m = mi[m, L.M_NEXT]
 
 
+@njit(cache=True, _nrt=False)
+def _pick_conn(X, k, d):
+    """Return the connection of pool ``k`` that its rule picks for a message in direction ``d`` now."""
+    po = X[L.X_POOL]
+    pc = X[L.X_POOL_CONN]
+    p0 = po[k, L.PO_P0]
+    p1 = po[k, L.PO_P1]
+    if po[k, L.PO_RULE] == 1:  # round robin
+        j = po[k, L.PO_NEXT]
+        po[k, L.PO_NEXT] = j + 1 if j + 1 < p1 - p0 else 0
+        return pc[p0 + j]
+    hi = X[L.X_HI]
+    best = pc[p0]
+    best_out = -1
+    for j in range(p0, p1):  # fewest bytes written but not yet acknowledged (data only: from seq 1)
+        h = 2 * pc[j] + d
+        out = max(0, hi[h, L.H_STREAM_END] - max(hi[h, L.H_SND_UNA], 1))
+        if best_out < 0 or out < best_out:
+            best = pc[j]
+            best_out = out
+    return best
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def _write(X, m, t):
     hi = X[L.X_HI]
     mi = X[L.X_MI]
+    if mi[m, L.M_POOL] >= 0:
+        mi[m, L.M_CONN] = _pick_conn(X, mi[m, L.M_POOL], mi[m, L.M_DIR])
     h = 2 * mi[m, L.M_CONN] + mi[m, L.M_DIR]
     if hi[h, L.H_FIN_SEQ] >= 0:
         return

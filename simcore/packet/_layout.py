@@ -234,7 +234,8 @@ M_STREAM = 6
 M_AVAIL = 7  # bytes of the message available to send (< size while a relay is filling it)
 M_RELAY_TO = 8  # message that relays this one's bytes as they arrive (-1 none)
 M_RELAY_OF = 9
-MI_N = 10
+M_POOL = 10  # connection pool the message goes on (-1: its own M_CONN; else M_CONN is set when written)
+MI_N = 11
 MF_START = 0
 MF_DELAY = 1
 MF_WRITE = 2
@@ -300,4 +301,13 @@ X_HA = 41
 X_HM = 42
 X_SCAL = 43  # float64: [tcp/ip header bytes, end time, 1 if any message relays another]
 X_DROPS = 44  # int64: concatenated sorted drop_sequence of every link
-X_N = 45
+X_POOL = 45  # int64 (n_pools, POOL_N): connection pools
+X_POOL_CONN = 46  # int64: the connections of every pool, concatenated
+X_N = 47
+
+# ---- connection pools (X_POOL) -----------------------------------------------------------------------
+PO_P0 = 0  # first and one-past-last index into X_POOL_CONN
+PO_P1 = 1
+PO_RULE = 2  # 0 fewest bytes outstanding, 1 round robin
+PO_NEXT = 3  # round robin: position of the next connection to use
+POOL_N = 4

@@ -20,12 +20,15 @@ __all__ = [
     "TcpParams",
     "Connection",
     "Message",
+    "ConnectionPool",
+    "POOL_RULES",
     "CbrSource",
     "Scenario",
     "VARIANTS",
 ]
 
 VARIANTS = ("reno", "newreno", "sack")
+POOL_RULES = ("fewest_outstanding", "round_robin")
 
 
 def _check_profile(times_s, rates_bps, what: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -271,9 +274,13 @@ class Message:
     to this message's sending host; each byte becomes available to send as soon as it has arrived
     there in order (cut-through), rather than after the whole of ``k`` (use ``after_message=k`` for
     store-and-forward).
+
+    ``pool=k`` (with ``conn=None``) sends the message on one connection of ``Scenario.pools[k]``, chosen
+    by the pool's rule when the message is written (``PacketResult.message_conn`` records which).
+    Exactly one of ``conn`` and ``pool`` is given.
     """
 
-    conn: int
+    conn: int | None
     size_bytes: int | None
     sender: str = "client"
     start_time_s: float = 0.0
@@ -281,9 +288,18 @@ class Message:
     delay_after_s: float = 0.0
     stream: int = 0
     relay_of: int = -1
+    pool: int = -1
 
     def __post_init__(self):
-        check_int("conn", self.conn, 0)
+        check_int("pool", self.pool, -1)
+        if self.conn is None:
+            if self.pool < 0:
+                raise ValueError("conn=None is not allowed without a pool: give conn >= 0 or pool >= 0")
+        else:
+            check_int("conn", self.conn, 0)
+            if self.pool >= 0:
+                raise ValueError(f"conn={self.conn!r} and pool={self.pool!r} are not allowed together: "
+                                 "give exactly one of them (conn=None to use a pool)")
         check_int("stream", self.stream, 0, 2**16 - 1)
         check_int("relay_of", self.relay_of, -1)
         if self.size_bytes is not None:
@@ -292,6 +308,27 @@ class Message:
         check_real("start_time_s", self.start_time_s, 0.0)
         check_int("after_message", self.after_message, -1)
         check_real("delay_after_s", self.delay_after_s, 0.0)
+
+
+@dataclass(frozen=True)
+class ConnectionPool:
+    """A pool of persistent connections between the same client and server (e.g. a proxy multiplexing
+    replies over N connections); a ``Message(pool=k)`` goes on one of them, chosen when it is written.
+
+    ``rule``: 'fewest_outstanding' picks the connection with the fewest bytes written but not yet
+    acknowledged in the message's direction (ties: the earliest in ``conns``); 'round_robin' takes
+    ``conns`` in turn, one message each. The connections must not close (``closer='none'``).
+    """
+
+    conns: tuple[int, ...]
+    rule: str = "fewest_outstanding"
+
+    def __post_init__(self):
+        conns = tuple(check_int(f"conns[{i}]", c, 0) for i, c in enumerate(self.conns))
+        if len(conns) == 0 or len(set(conns)) != len(conns):
+            raise ValueError(f"conns={conns!r} is not allowed: must name at least one connection, each once")
+        object.__setattr__(self, "conns", conns)
+        check_choice("rule", self.rule, POOL_RULES)
 
 
 @dataclass(frozen=True)
@@ -329,7 +366,8 @@ class CbrSource:
 
 @dataclass(frozen=True)
 class Scenario:
-    """Everything one run needs: network, connections, messages, CBR sources, duration, header size."""
+    """Everything one run needs: network, connections, messages, CBR sources, duration, header size, and
+    the connection pools that ``Message(pool=k)`` refers to."""
 
     network: Network
     connections: tuple[Connection, ...] = ()
@@ -337,11 +375,22 @@ class Scenario:
     cbr: tuple[CbrSource, ...] = ()
     duration_s: float = 10.0
     tcpip_header_bytes: int = 40
+    pools: tuple[ConnectionPool, ...] = ()
+
+    def conn_of(self, i: int) -> int:
+        """Return the connection index of message ``i``: its own, or its pool's first connection."""
+        m = self.messages[i]
+        return m.conn if m.pool < 0 else self.pools[m.pool].conns[0]
+
+    def conns_of(self, i: int) -> tuple[int, ...]:
+        """Return the connection indices message ``i`` may travel on."""
+        m = self.messages[i]
+        return (m.conn,) if m.pool < 0 else self.pools[m.pool].conns
 
     def __post_init__(self):
         if not isinstance(self.network, Network):
             raise ValueError(f"network={self.network!r} is not allowed: must be a Network")
-        for name in ("connections", "messages", "cbr"):
+        for name in ("connections", "messages", "cbr", "pools"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         check_real("duration_s", self.duration_s, 0.0, lo_open=True)
         check_int("tcpip_header_bytes", self.tcpip_header_bytes, 0, 10**4)
@@ -354,17 +403,21 @@ class Scenario:
             if c.open_after_message >= len(self.messages):
                 raise ValueError(f"connections[{i}].open_after_message={c.open_after_message} "
                                  f"is out of range: must be in [-1, {len(self.messages) - 1}]")
+        self._check_pools()
         for i, m in enumerate(self.messages):
             if not isinstance(m, Message):
                 raise ValueError(f"messages[{i}]={m!r} is not allowed: must be a Message")
-            if m.conn >= len(self.connections):
+            if m.pool >= len(self.pools):
+                raise ValueError(f"messages[{i}].pool={m.pool} is out of range: "
+                                 f"must be in [-1, {len(self.pools) - 1}]")
+            if m.conn is not None and m.conn >= len(self.connections):
                 raise ValueError(f"messages[{i}].conn={m.conn} is out of range: "
                                  f"must be in [0, {len(self.connections) - 1}]")
             if m.after_message >= len(self.messages) or m.after_message == i:
                 raise ValueError(f"messages[{i}].after_message={m.after_message} is not allowed: must be -1 or "
                                  f"another message index in [0, {len(self.messages) - 1}]")
         for i, c in enumerate(self.connections):
-            if c.open_after_message >= 0 and self.messages[c.open_after_message].conn == i:
+            if c.open_after_message >= 0 and i in self.conns_of(c.open_after_message):
                 raise ValueError(f"connections[{i}].open_after_message={c.open_after_message} is not allowed: "
                                  "that message travels on the connection itself, which would never open")
         relayed: set[int] = set()
@@ -380,13 +433,13 @@ class Scenario:
             if src.size_bytes != m.size_bytes:
                 raise ValueError(f"messages[{i}].size_bytes={m.size_bytes} must equal that of the message it "
                                  f"relays (messages[{k}].size_bytes={src.size_bytes})")
-            ck, ci = self.connections[src.conn], self.connections[m.conn]
+            ck, ci = self.connections[self.conn_of(k)], self.connections[self.conn_of(i)]
             arrives_at = ck.server if src.sender == "client" else ck.client
             leaves_from = ci.client if m.sender == "client" else ci.server
-            if arrives_at != leaves_from or src.conn == m.conn:
+            if arrives_at != leaves_from or set(self.conns_of(k)) & set(self.conns_of(i)):
                 raise ValueError(f"messages[{i}] relays messages[{k}], which arrives at node {arrives_at} on "
-                                 f"connection {src.conn}: it must leave from that node on another connection "
-                                 f"(it leaves from node {leaves_from} on connection {m.conn})")
+                                 f"connection(s) {self.conns_of(k)}: it must leave from that node on another "
+                                 f"connection (it leaves from node {leaves_from} on {self.conns_of(i)})")
         ok = [False] * len(self.messages)  # after_message chains must end (no cycle); linear time
         for i in range(len(self.messages)):
             chain, on_chain, k = [], set(), i
@@ -403,3 +456,24 @@ class Scenario:
                 raise ValueError(f"cbr[{i}]={s!r} is not allowed: must be a CbrSource")
             if s.src >= n or s.dst >= n:
                 raise ValueError(f"cbr[{i}] uses node >= n_nodes={n}")
+
+    def _check_pools(self) -> None:
+        nc = len(self.connections)
+        for k, p in enumerate(self.pools):
+            if not isinstance(p, ConnectionPool):
+                raise ValueError(f"pools[{k}]={p!r} is not allowed: must be a ConnectionPool")
+            for c in p.conns:
+                if c >= nc:
+                    raise ValueError(f"pools[{k}].conns={p.conns!r} is out of range: connection {c} must be in "
+                                     f"[0, {nc - 1}]")
+            first = self.connections[p.conns[0]]
+            for c in p.conns:
+                cc = self.connections[c]
+                if (cc.client, cc.server) != (first.client, first.server):
+                    raise ValueError(f"pools[{k}].conns={p.conns!r} is not allowed: connection {c} joins "
+                                     f"{cc.client}->{cc.server}, connection {p.conns[0]} joins "
+                                     f"{first.client}->{first.server}; a pool's connections must have the "
+                                     "same client and server")
+                if cc.closer != "none":
+                    raise ValueError(f"pools[{k}].conns={p.conns!r} is not allowed: connection {c} has "
+                                     f"closer={cc.closer!r}; pooled connections are persistent (closer='none')")

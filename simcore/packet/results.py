@@ -75,6 +75,7 @@ class PacketResult:
     message_write_s: np.ndarray  # (n_msg,) when the application wrote it (nan if never)
     message_done_s: np.ndarray  # (n_msg,) when its last byte reached the receiving application
     message_latency_s: np.ndarray  # (n_msg,) done - write
+    message_conn: np.ndarray  # (n_msg,) connection it went on (a pooled one: chosen when written, else -1)
     link_packets: np.ndarray  # (n_link,) packets accepted into the buffer
     link_bytes: np.ndarray  # (n_link,) bytes accepted (on-wire size)
     link_drops_queue: np.ndarray  # (n_link,)

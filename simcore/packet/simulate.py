@@ -17,7 +17,7 @@ from simcore.rng import SeedLike, make_generator
 
 from . import _layout as L
 from ._kernel import run
-from .params import VARIANTS, Scenario
+from .params import POOL_RULES, VARIANTS, Scenario
 from .results import PacketResult, PacketTrace, QueueTrace, TcpTrace
 
 __all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "simulate"]
@@ -86,6 +86,8 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
         cpf[i, L.C_INIT_SSTHRESH] = 1e30 if tp.initial_ssthresh_bytes is None else tp.initial_ssthresh_bytes
         cpf[i, L.C_TIMEWAIT_T] = np.nan
     for m in sc.messages:
+        if m.pool >= 0:  # counted only for closers, which pooled connections are not
+            continue
         cpi[m.conn, L.C_TOTAL + (0 if m.sender == "client" else 1)] += 1
 
     li = np.zeros((nl, L.LI_N), np.int64)
@@ -132,7 +134,8 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
     deps: list[list[int]] = [[] for _ in range(nm)]
     cdeps: list[list[int]] = [[] for _ in range(nm)]
     for k, m in enumerate(sc.messages):
-        mi[k, L.M_CONN] = m.conn
+        mi[k, L.M_CONN] = -1 if m.pool >= 0 else m.conn
+        mi[k, L.M_POOL] = m.pool
         mi[k, L.M_DIR] = 0 if m.sender == "client" else 1
         mi[k, L.M_SIZE] = -1 if m.size_bytes is None else m.size_bytes
         mi[k, L.M_NEXT] = -1
@@ -156,6 +159,15 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
         if nm == 0:
             ptr[1] = 0
         return ptr, np.array([j for x in lists for j in x] or [0], np.int64)
+
+    npo = len(sc.pools)
+    poi = np.zeros((max(npo, 1), L.POOL_N), np.int64)
+    po_conn: list[int] = []
+    for k, p in enumerate(sc.pools):
+        poi[k, L.PO_P0] = len(po_conn)
+        po_conn += list(p.conns)
+        poi[k, L.PO_P1] = len(po_conn)
+        poi[k, L.PO_RULE] = POOL_RULES.index(p.rule)
 
     dep_ptr, dep_msg = csr(deps)
     cdep_ptr, cdep_conn = csr(cdeps)
@@ -210,6 +222,7 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
         ht, hs, hk, ha, hm,
         np.array([float(hdr), float(sc.duration_s), float(any(m.relay_of >= 0 for m in sc.messages))]),
         np.array(drops or [-1], np.int64),
+        poi, np.array(po_conn or [0], np.int64),
     )
     assert len(X) == L.X_N
     return X, pool, heap_cap, tr_rows, X[L.X_CB_REC].shape[0]
@@ -300,6 +313,7 @@ def _result(sc: Scenario, X: tuple) -> PacketResult:
         message_write_s=mf[:, L.MF_WRITE].copy(),
         message_done_s=mf[:, L.MF_DONE].copy(),
         message_latency_s=mf[:, L.MF_DONE] - mf[:, L.MF_WRITE],
+        message_conn=X[L.X_MI][:nm, L.M_CONN].copy(),
         link_packets=li[:, L.L_N_TX].copy(),
         link_bytes=lf[:, L.L_BYTES_TX].copy(),
         link_drops_queue=li[:, L.L_N_DROP_Q].copy(),
