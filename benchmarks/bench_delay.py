@@ -66,6 +66,21 @@ def part2() -> None:
         times.append(panel.last_run_ms)
     print(f"part 2 (real TCP) slider move, simulate all modes + redraw: median {statistics.median(times):.0f} ms, "
           f"max {max(times):.0f} ms over {len(moves)} moves (error: {panel.last_error})")
+    # Random positions over every slider's whole range (seeded): how often is a move slower than 100 ms?
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    times = []
+    for _ in range(40):
+        values = {}
+        for name, (lo, hi, step) in delay_tcp.SLIDER_RANGES.items():
+            v = lo + step * int(rng.integers(0, int(round((hi - lo) / step)) + 1))
+            values[name] = int(v) if isinstance(lo, int) else v
+        panel.set(**values)
+        times.append(panel.last_run_ms)
+    t = np.asarray(times)
+    print(f"part 2 at 40 random slider positions: median {np.median(t):.0f} ms, 90th percentile "
+          f"{np.percentile(t, 90):.0f} ms, max {t.max():.0f} ms, share over 100 ms {np.mean(t > 100):.0%}")
 
 
 if __name__ == "__main__":

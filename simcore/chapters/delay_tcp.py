@@ -102,13 +102,9 @@ DOWN_NAME = "server → client (SYN-ACK, data, FIN)"
 def _split_directions(fig: go.Figure) -> None:
     """Split the diagram's "delivered" trace (segments [x0, x1, None]) into one trace per direction."""
     tr = fig.data[2]
-    x, y, text = list(tr.x), list(tr.y), list(tr.text)
-    parts: dict[bool, tuple[list, list, list]] = {True: ([], [], []), False: ([], [], [])}
-    for i in range(0, len(x), 3):
-        px, py, pt = parts[x[i] == 0.0]
-        px += x[i:i + 3]
-        py += y[i:i + 3]
-        pt += text[i:i + 3]
+    x, y, text = np.asarray(tr.x, dtype=float), np.asarray(tr.y, dtype=float), np.asarray(tr.text, dtype=str)
+    up = np.repeat(x[0::3] == 0.0, 3)[: x.size]  # each packet is three points: start, end, gap
+    parts = {ok: (x[up == ok], y[up == ok], text[up == ok]) for ok in (True, False)}
     tr.update(x=parts[True][0], y=parts[True][1], text=parts[True][2], name=UP_NAME,
               line_color=color_for("closed form"), marker_color=color_for("closed form"))
     fig.add_scatter(x=parts[False][0], y=parts[False][1], text=parts[False][2], name=DOWN_NAME,

@@ -10,6 +10,8 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from simcore._validate import check_bool, check_choice, check_int, check_real
 
 __all__ = [
@@ -32,17 +34,31 @@ POOL_RULES = ("fewest_outstanding", "round_robin")
 
 
 def _check_profile(times_s, rates_bps, what: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    times = tuple(float(check_real(f"{what}.times_s[{i}]", t, 0.0)) for i, t in enumerate(times_s))
-    rates = tuple(float(check_real(f"{what}.rates_bps[{i}]", r, 0.0)) for i, r in enumerate(rates_bps))
-    if len(times) == 0 or len(times) != len(rates):
+    """Validate a piecewise-constant profile (vectorised: profiles may have thousands of pieces)."""
+    arrays = {}
+    for name, values in (("times_s", times_s), ("rates_bps", rates_bps)):
+        try:
+            a = np.asarray(values, dtype=float).ravel()
+        except (TypeError, ValueError):
+            a = None
+        if a is None or any(isinstance(v, bool) for v in values):
+            for i, v in enumerate(values):  # slow path only to name the offending element
+                check_real(f"{what}.{name}[{i}]", v, 0.0)
+            raise ValueError(f"{what}.{name}={values!r} is not allowed: must be non-negative real numbers")
+        bad = np.flatnonzero(~np.isfinite(a) | (a < 0.0))
+        if bad.size:
+            i = int(bad[0])
+            check_real(f"{what}.{name}[{i}]", list(values)[i], 0.0)  # raises with the standard message
+        arrays[name] = a
+    times, rates = arrays["times_s"], arrays["rates_bps"]
+    if times.size == 0 or times.size != rates.size:
         raise ValueError(f"{what}: times_s and rates_bps must be non-empty and of equal length, "
-                         f"got {len(times)} and {len(rates)}")
+                         f"got {times.size} and {rates.size}")
     if times[0] != 0.0:
-        raise ValueError(f"{what}.times_s[0]={times[0]!r} is not allowed: the first piece must start at 0")
-    for i in range(1, len(times)):
-        if times[i] <= times[i - 1]:
-            raise ValueError(f"{what}.times_s={times!r} is not allowed: must be strictly increasing")
-    return times, rates
+        raise ValueError(f"{what}.times_s[0]={float(times[0])!r} is not allowed: the first piece must start at 0")
+    if np.any(np.diff(times) <= 0.0):
+        raise ValueError(f"{what}.times_s={tuple(times.tolist())!r} is not allowed: must be strictly increasing")
+    return tuple(times.tolist()), tuple(rates.tolist())
 
 
 @dataclass(frozen=True)

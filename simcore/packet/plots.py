@@ -92,6 +92,14 @@ def _label(flags: int, seq: int, seqlen: int, ack: int) -> str:
     return " ".join(parts)
 
 
+def _floats(values: list) -> np.ndarray:
+    return np.array(values, dtype=float)  # None -> NaN
+
+
+def _texts(values: list) -> np.ndarray:
+    return np.array(["" if v is None else v for v in values], dtype=str)
+
+
 def space_time_figure(result: PacketResult, conn: int = 0, t_max_s: float | None = None,
                       max_packets: int = 400) -> go.Figure:
     """Return the space-time (message sequence) diagram of connection ``conn``: client at x = 0, server
@@ -135,10 +143,11 @@ def space_time_figure(result: PacketResult, conn: int = 0, t_max_s: float | None
         xs[ok] += [x0, x1, None]
         ys[ok] += [t0, t1, None]
         texts[ok] += [lab, lab, None]
-    fig.add_trace(go.Scatter(x=xs[True], y=ys[True], mode="lines+markers", name="delivered", text=texts[True],
-                             hoverinfo="text+y", marker_size=4))
-    fig.add_trace(go.Scatter(x=xs[False], y=ys[False], mode="lines", name="lost", text=texts[False],
-                             hoverinfo="text+y", line_dash="dot"))
+    # numpy arrays (NaN breaks a line like None does): plotly validates lists element by element, arrays at once
+    fig.add_trace(go.Scatter(x=_floats(xs[True]), y=_floats(ys[True]), mode="lines+markers", name="delivered",
+                             text=_texts(texts[True]), hoverinfo="text+y", marker_size=4))
+    fig.add_trace(go.Scatter(x=_floats(xs[False]), y=_floats(ys[False]), mode="lines", name="lost",
+                             text=_texts(texts[False]), hoverinfo="text+y", line_dash="dot"))
     fig.add_trace(go.Scatter(x=drop_x, y=drop_y, mode="markers", name="drop", marker_symbol="x",
                              marker_size=10))
     for x in (0, 1):
