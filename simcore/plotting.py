@@ -27,6 +27,7 @@ __all__ = [
     "float_slider",
     "int_slider",
     "dropdown",
+    "slider_from_range",
 ]
 
 # One colour per thing, everywhere in the lab (Okabe-Ito palette, safe for colour-blind readers).
@@ -122,6 +123,17 @@ def dropdown(description: str, options: Sequence, value=None) -> widgets.Dropdow
     """Return a Dropdown with the lab's layout."""
     return widgets.Dropdown(options=list(options), value=value if value is not None else list(options)[0],
                             description=description, **_control_layout())
+
+
+def slider_from_range(ranges: Mapping[str, tuple], name: str, description: str, value, *,
+                      readout_format: str = ".3g", continuous_update: bool = False) -> widgets.Widget:
+    """Return a slider over ``ranges[name] = (min, max, step)``: an IntSlider if all three are ints,
+    else a FloatSlider. Chapters keep one ranges table that their sliders and their tests both use."""
+    lo, hi, step = ranges[name]
+    if all(isinstance(v, int) for v in (lo, hi, step)):
+        return int_slider(description, value, lo, hi, step, continuous_update=continuous_update)
+    return float_slider(description, value, lo, hi, step, continuous_update=continuous_update,
+                        readout_format=readout_format)
 
 
 class LivePanel:

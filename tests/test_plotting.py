@@ -45,3 +45,13 @@ def test_live_panel_rejects_unknown_control():
     panel, _ = _panel()
     with pytest.raises(ValueError, match="'y' is not a control"):
         panel.set(y=1)
+
+
+def test_slider_from_range_picks_int_or_float_slider():
+    from simcore.plotting import slider_from_range
+
+    ranges = {"n": (1, 10, 1), "rate": (0.5, 20.0, 0.5)}
+    n = slider_from_range(ranges, "n", "n", 3)
+    rate = slider_from_range(ranges, "rate", "rate", 2.0, continuous_update=True)
+    assert isinstance(n, widgets.IntSlider) and (n.min, n.max, n.step, n.value) == (1, 10, 1, 3)
+    assert isinstance(rate, widgets.FloatSlider) and rate.continuous_update and rate.max == 20.0

@@ -33,7 +33,7 @@ from simcore.delay.compare import correctness_params
 from simcore.delay.params import MODE_NAMES, MODES
 from simcore.delay.report import inferred_sizes, load_correctness, report_sweep_fits
 from simcore.figures import register_figures
-from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
+from simcore.plotting import LivePanel, color_for, dropdown, new_figure, slider_from_range
 
 __all__ = ["SLIDER_RANGES", "panel_params", "round_trips", "mode_summary", "make_panel", "formulas_markdown",
            "correctness_rows", "correctness_text", "sweep_fits_text", "sweep_agreement_rows",
@@ -140,25 +140,18 @@ def _status(params: DelayParams, summary: list[dict]) -> str:
 
 
 def _controls(p: DelayParams) -> dict:
-    r = SLIDER_RANGES
-
-    def fs(name, label, value, fmt=".3g"):
-        lo, hi, step = r[name]
-        return float_slider(label, value, lo, hi, step, continuous_update=True, readout_format=fmt)
-
-    def ints(name, label, value):
-        lo, hi, step = r[name]
-        return int_slider(label, value, lo, hi, step, continuous_update=True)
+    def slider(name, label, value, fmt=".3g"):  # this chapter's runs take ms: update while dragging
+        return slider_from_range(SLIDER_RANGES, name, label, value, readout_format=fmt, continuous_update=True)
 
     return {
-        "prop_delay_ms": fs("prop_delay_ms", "d_prop (ms)", p.prop_delay_ms),
-        "trans_ms_per_byte": fs("trans_ms_per_byte", "t_B (ms/byte)", p.trans_ms_per_byte),
-        "n_parents": ints("n_parents", "parents P", p.n_parents),
-        "n_children": ints("n_children", "children C", p.n_children),
-        "data_size_bytes": fs("data_size_bytes", "object (bytes)", p.data_size_bytes, ".0f"),
+        "prop_delay_ms": slider("prop_delay_ms", "d_prop (ms)", p.prop_delay_ms),
+        "trans_ms_per_byte": slider("trans_ms_per_byte", "t_B (ms/byte)", p.trans_ms_per_byte),
+        "n_parents": slider("n_parents", "parents P", p.n_parents),
+        "n_children": slider("n_children", "children C", p.n_children),
+        "data_size_bytes": slider("data_size_bytes", "object (bytes)", p.data_size_bytes, ".0f"),
         "mode": dropdown("diagram", MODE_OPTIONS, p.mode),
         "cache": dropdown("client cache", [("off", False), ("on: conditional GETs", True)], p.cache),
-        "hit_ratio": fs("hit_ratio", "304 fraction h", p.hit_ratio, ".2f"),
+        "hit_ratio": slider("hit_ratio", "304 fraction h", p.hit_ratio, ".2f"),
         "pipelining": widgets.Checkbox(value=p.pipelining, description="pipelining (our extension)",
                                        indent=False, layout=widgets.Layout(width="340px")),
     }

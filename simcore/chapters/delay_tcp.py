@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 
 from simcore.delay.tcp_view import TCP_MODES, TcpPageParams, TcpPageResult, compare_modes, simulate_page_tcp
 from simcore.packet.plots import space_time_figure
-from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
+from simcore.plotting import LivePanel, color_for, dropdown, new_figure, slider_from_range
 
 __all__ = ["UP_NAME", "DOWN_NAME", "SLIDER_RANGES", "REFERENCE", "REFERENCE_SEED", "panel_params",
            "make_panel", "merged_space_time", "reference_rows", "reference_text", "rtt_sweep_figure",
@@ -162,26 +162,19 @@ def _status(p: TcpPageParams, rows: list[dict]) -> str:
 
 
 def _controls(p: TcpPageParams) -> dict:
-    r = SLIDER_RANGES
-
-    def fs(name, label, value, fmt=".3g"):
-        lo, hi, step = r[name]
-        return float_slider(label, value, lo, hi, step, readout_format=fmt)
-
-    def ints(name, label, value):
-        lo, hi, step = r[name]
-        return int_slider(label, value, lo, hi, step)
+    def slider(name, label, value, fmt=".3g"):
+        return slider_from_range(SLIDER_RANGES, name, label, value, readout_format=fmt)
 
     return {
-        "rtt_ms": fs("rtt_ms", "RTT (ms)", p.rtt_ms, ".0f"),
-        "rate_mbps": fs("rate_mbps", "link rate R (Mbit/s)", p.link_rate_bps / 1e6, ".1f"),
-        "object_kb": fs("object_kb", "object size O (kB)", p.object_size_bytes / 1000, ".0f"),
-        "n_objects": ints("n_objects", "embedded objects N", p.n_objects),
+        "rtt_ms": slider("rtt_ms", "RTT (ms)", p.rtt_ms, ".0f"),
+        "rate_mbps": slider("rate_mbps", "link rate R (Mbit/s)", p.link_rate_bps / 1e6, ".1f"),
+        "object_kb": slider("object_kb", "object size O (kB)", p.object_size_bytes / 1000, ".0f"),
+        "n_objects": slider("n_objects", "embedded objects N", p.n_objects),
         "mode": dropdown("diagram", MODE_OPTIONS, p.mode),
-        "parallel": ints("parallel", "parallel connections", p.parallel),
-        "initial_window": ints("initial_window", "initial window (MSS)", p.initial_window_segments),
-        "cross_load": fs("cross_load", "cross-traffic load", p.cross_load, ".2f"),
-        "hit_ratio": fs("hit_ratio", "cache hit ratio", p.hit_ratio, ".2f"),
+        "parallel": slider("parallel", "parallel connections", p.parallel),
+        "initial_window": slider("initial_window", "initial window (MSS)", p.initial_window_segments),
+        "cross_load": slider("cross_load", "cross-traffic load", p.cross_load, ".2f"),
+        "hit_ratio": slider("hit_ratio", "cache hit ratio", p.hit_ratio, ".2f"),
     }
 
 
