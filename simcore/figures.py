@@ -4,7 +4,8 @@
 A chapter module registers a builder with ``@register_figures("name")``; the builder returns
 ``{figure_name: go.Figure}``. ``write_figures`` writes each as ``figures/<chapter>/<figure_name>.png`` (for
 the README) and ``.html`` (interactive; the HTML files share one ``plotly.min.js`` in ``figures/`` so they
-work offline without a CDN, and the repository stays small).
+work offline without a CDN, and the repository stays small). PNGs go through ``simcore._png_export``
+(kaleido offline, in a child process with a time limit).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import plotly.graph_objects as go
+
+from simcore._png_export import export_pngs
 
 __all__ = ["register_figures", "chapters", "build_figures", "write_figures", "CHAPTER_MODULES"]
 
@@ -71,14 +74,16 @@ def write_figures(chapter: str, out_dir: str | Path = "figures", *, png: bool = 
         figs = build_figures(name)
         chapter_dir = out / name
         chapter_dir.mkdir(exist_ok=True)
+        pngs = {}
         for fig_name, fig in figs.items():
             html_path = chapter_dir / f"{fig_name}.html"
-            fig.write_html(html_path, include_plotlyjs="../plotly.min.js", full_html=True)
+            fig.write_html(html_path, include_plotlyjs="../plotly.min.js", full_html=True,
+                           div_id=f"{name}-{fig_name}")  # a fixed id: regenerating gives the same file
             written.append(html_path)
-            if png:
-                png_path = chapter_dir / f"{fig_name}.png"
-                fig.write_image(png_path, width=900, height=500, scale=1)
-                written.append(png_path)
+            pngs[chapter_dir / f"{fig_name}.png"] = fig
+        if png:
+            export_pngs(pngs, width=900, height=500)
+            written += list(pngs)
     js = out / "plotly.min.js"
     if not js.exists():
         from plotly.offline import get_plotlyjs

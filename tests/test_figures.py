@@ -29,3 +29,20 @@ def test_png_export_when_a_browser_is_present(tmp_path):
     paths = figures.write_figures("start_here", tmp_path, progress=False)
     pngs = [p for p in paths if p.suffix == ".png"]
     assert len(pngs) == 2 and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+
+
+def test_png_export_overrunning_its_time_limit_is_killed_and_reported(tmp_path):
+    import plotly.graph_objects as go
+
+    from simcore._png_export import export_pngs
+
+    with pytest.raises(RuntimeError, match="did not finish within"):
+        export_pngs({tmp_path / "x.png": go.Figure()}, timeout_s=0.05, attempts=2)
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_html_is_identical_when_regenerated(tmp_path):
+    main(["figures", "start_here", "--out", str(tmp_path / "a"), "--no-png"])
+    main(["figures", "start_here", "--out", str(tmp_path / "b"), "--no-png"])
+    for path in (tmp_path / "a" / "start_here").glob("*.html"):
+        assert path.read_bytes() == (tmp_path / "b" / "start_here" / path.name).read_bytes()
