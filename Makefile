@@ -45,7 +45,8 @@ lint: install
 	$(BIN)/ruff check .
 
 test: install chromium lint
-	$(BIN)/python -m pytest -n 2 --dist loadfile tests labs --nbval-lax -p no:cacheprovider
+	$(BIN)/python -m pytest -n 2 --dist loadfile tests labs --nbval-lax -p no:cacheprovider \
+		--timeout=900 --nbval-cell-timeout=600
 
 bench: install
 	for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
