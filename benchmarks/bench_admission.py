@@ -10,18 +10,9 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from _timing import median_ms as _median_ms
 
 from simcore.admission import AdmissionParams, run_grid, simulate_admission, thesis_scenarios
-
-
-def _median_ms(fn, repeat=30):
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return 1e3 * float(np.median(times))
 
 
 def main():

@@ -11,18 +11,10 @@ from __future__ import annotations
 import statistics
 import time
 
+from _timing import median_ms as _median_ms
+
 from simcore.delay import DelayParams, closed_form_ms, evaluate, simulate_ideal, space_time_figure
 from simcore.delay.plots import update_space_time
-
-
-def _median_ms(fn, repeat: int = 30) -> float:
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -54,7 +46,6 @@ def main() -> None:
 
 def part2() -> None:
     """Part 2 (real TCP): one panel slider move = simulate every mode on simcore.packet + redraw."""
-    import statistics
 
     from simcore.chapters import delay_tcp
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import math
-import statistics
 import time
 
 import numpy as np
+from _timing import median_s as _median_s
 
 from simcore.fluid import (
     FluidParams,
@@ -23,16 +23,6 @@ from simcore.fluid import (
     simulate_fluid,
 )
 from simcore.sweep import run_sweep
-
-
-def _median_s(fn, repeat: int = 30) -> float:
-    fn()  # warm-up
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def _per_call_us(fn, calls: int, repeat: int = 15) -> float:

@@ -12,6 +12,7 @@ import statistics
 import time
 
 import numpy as np
+from _timing import timed as _median_time
 
 from simcore.packet import (
     CbrSource,
@@ -27,17 +28,6 @@ from simcore.packet import (
 from simcore.packet import _layout as L
 from simcore.packet._kernel import run
 from simcore.packet.simulate import _build
-
-
-def _median_time(fn, repeats):
-    fn()  # compile / warm up
-    times = []
-    out = None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
 
 
 def main(repeats: int = 7) -> None:

@@ -5,21 +5,11 @@ Prints medians over repeated runs after compilation. Run: .venv/bin/python bench
 
 from __future__ import annotations
 
-import statistics
-import time
+from _timing import median_s as median_time
 
 from simcore.queueing import QueueParams, draw_workload, simulate_queue
 from simcore.queueing._kernel import fifo_queue_kernel
 from simcore.queueing.ciw_oracle import ciw_replay
-
-
-def median_time(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:

@@ -25,6 +25,7 @@ from simcore.admission import (
     thesis_table_records,
 )
 from simcore.chapters.admission_chronology import draw_chronology, empty_chronology_figure
+from simcore.chapters.admission_tables import TABLE_FIGURE
 from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
 from simcore.rng import check_seed
 
@@ -38,14 +39,6 @@ BAR_NAMES = (
     "hard lower bound on the mean",
     "thesis's number",
 )
-_FIG = {
-    (1, "sufficient"): 7,
-    (1, "light"): 8,
-    (1, "heavy"): 9,
-    (2, "sufficient"): 17,
-    (2, "light"): 18,
-    (2, "heavy"): 19,
-}
 
 
 @dataclass(frozen=True)
@@ -153,7 +146,7 @@ def _thesis_values(s: PanelSetting) -> tuple[list, str]:
     }
     pct = round(100 * s.extra_sockets / 30)
     vals = [cells[("HTTP", 0)]] + [cells.get((pol, pct)) for pol in POLICIES]
-    return vals, f"thesis's number (fig. {_FIG[(s.experiment, load)]})"
+    return vals, f"thesis's number (fig. {TABLE_FIGURE[(s.experiment, load)]})"
 
 
 def _bar_styles() -> list[dict]:
