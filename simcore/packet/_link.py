@@ -213,6 +213,20 @@ def fluid_advance(li, lf, flu_t, flu_r, lnk, t):
     li[lnk, L_FLU_PTR] = p
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def ring_append(li, lf, rdep, rbytes, lnk, n, qb, dep, size):
+    """Queue ``size`` bytes departing at ``dep`` (s) at the tail of link ``lnk``'s ring, which held ``n``
+    items and ``qb`` bytes, and keep the transmitter busy until ``dep``. Returns nothing."""
+    lf[lnk, L_FREE_AT] = dep
+    slot = li[lnk, L_RING_HEAD] + n
+    if slot >= rdep.shape[1]:
+        slot -= rdep.shape[1]
+    rdep[lnk, slot] = dep
+    rbytes[lnk, slot] = size
+    li[lnk, L_RING_N] = n + 1
+    lf[lnk, L_QBYTES] = qb + size
+
+
 @njit(cache=True, _nrt=False)
 def fluid_chunks(li, lf, rdep, rbytes, flu_t, flu_r, lnk, t):
     """Admit the fluid chunks of link ``lnk`` due by time ``t`` into its buffer (drop-tail, like packets).
@@ -224,7 +238,6 @@ def fluid_chunks(li, lf, rdep, rbytes, flu_t, flu_r, lnk, t):
         return
     size = lf[lnk, L_FLU_PKT]
     rate = lf[lnk, L_RATE]
-    cap = rdep.shape[1]
     p = li[lnk, L_FLU_PTR]
     p1 = li[lnk, L_FLU_P1]
     qlim_b = li[lnk, L_QLIM_BYTES]
@@ -245,15 +258,7 @@ def fluid_chunks(li, lf, rdep, rbytes, flu_t, flu_r, lnk, t):
             start = lf[lnk, L_FREE_AT]
             if start < nxt:
                 start = nxt
-            dep = start + size / rate
-            lf[lnk, L_FREE_AT] = dep
-            slot = li[lnk, L_RING_HEAD] + n
-            if slot >= cap:
-                slot -= cap
-            rdep[lnk, slot] = dep
-            rbytes[lnk, slot] = size
-            li[lnk, L_RING_N] = n + 1
-            lf[lnk, L_QBYTES] = qb + size
+            ring_append(li, lf, rdep, rbytes, lnk, n, qb, start + size / rate, size)
         nxt += size / b
     li[lnk, L_FLU_PTR] = p
     lf[lnk, L_FLU_NEXT] = nxt
@@ -327,15 +332,7 @@ def link_enqueue(li, lf, rdep, rbytes, rng, flu_t, flu_r, pi, free, st, trp, trq
         if start < t:
             start = t
         dep = start + size / rate
-    lf[lnk, L_FREE_AT] = dep
-    cap = rdep.shape[1]
-    slot = li[lnk, L_RING_HEAD] + n
-    if slot >= cap:
-        slot -= cap
-    rdep[lnk, slot] = dep
-    rbytes[lnk, slot] = size
-    li[lnk, L_RING_N] = n + 1
-    lf[lnk, L_QBYTES] = qb + size
+    ring_append(li, lf, rdep, rbytes, lnk, n, qb, dep, size)
     li[lnk, L_N_TX] += 1
     lf[lnk, L_BYTES_TX] += size
     if tracing:
