@@ -2,7 +2,8 @@
 
 Stored notebooks keep outputs only in the cells nbval checks (the chapter's key reproduced numbers):
 cells tagged ``nbval-check-output`` (the tag keeps the marker out of students' sight; nbval reads tags),
-or, in older notebooks, whose source contains ``# NBVAL_CHECK_OUTPUT``, so diffs stay readable and files stay small; plots re-render when a student runs
+or, in older notebooks, whose source contains ``# NBVAL_CHECK_OUTPUT``. So diffs stay readable and files
+stay small; plots re-render when a student runs
 the chapter. ``python -m simcore notebooks labs/*.ipynb`` runs this on each file.
 """
 

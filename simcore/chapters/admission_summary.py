@@ -38,11 +38,14 @@ def agreement_points(table: list[dict]) -> dict:
     reserved = [r for r in _rows(table, experiment=2) if r["policy"] in ("Reserve", "Ticket") and r["extra_sockets"]]
     res = {k: [r for r in reserved if r["load"] == k] for k in ("light", "heavy")}
     over = [r for r in reserved if r["load"] != "sufficient"]
+    ftp = {k: _one(table, experiment=2, load=k, policy="FTP", extra_sockets=0) for k in ("light", "heavy")}
     return {
         "exp1_control_gap_pct": 100 * max(exp1_ctrl_gap),
         "exp1_sufficient_ours_abs_max_pct": max(abs(r["time_improvement_pct"]) for r in exp1_suff),
         "exp1_sufficient_thesis": {r["scenario"]: r["thesis_time_improvement_pct"] for r in exp1_suff},
-        "exp2_thesis_over_ours": [ctrl[(2, k)]["thesis_mean_session_s"] / ctrl[(2, k)]["mean_session_s"] for k in LOADS],
+        "exp2_thesis_over_ours": [
+            ctrl[(2, k)]["thesis_mean_session_s"] / ctrl[(2, k)]["mean_session_s"] for k in LOADS
+        ],
         "thesis_control_over_bound": {
             e: ctrl[(e, "sufficient")]["thesis_mean_session_s"] / ctrl[(e, "sufficient")]["lower_bound_mean_session_s"]
             for e in (1, 2)
@@ -51,10 +54,8 @@ def agreement_points(table: list[dict]) -> dict:
         "reserved_improvement_thesis": {k: [r["thesis_time_improvement_pct"] for r in v] for k, v in res.items()},
         "reserved_net_faster_ours": [r["net_faster_pct"] for r in over],
         "reserved_net_faster_thesis": [r["thesis_net_faster_pct"] for r in over],
-        "ftp_ours": {k: _one(table, experiment=2, load=k, policy="FTP", extra_sockets=0)["time_improvement_pct"]
-                     for k in ("light", "heavy")},
-        "ftp_thesis": {k: _one(table, experiment=2, load=k, policy="FTP", extra_sockets=0)["thesis_time_improvement_pct"]
-                       for k in ("light", "heavy")},
+        "ftp_ours": {k: ftp[k]["time_improvement_pct"] for k in ftp},
+        "ftp_thesis": {k: ftp[k]["thesis_time_improvement_pct"] for k in ftp},
         "exp2_heavy_thesis_control_s": ctrl[(2, "heavy")]["thesis_mean_session_s"],
         "exp2_heavy_thesis_over_bound": ctrl[(2, "heavy")]["thesis_mean_session_s"]
         / ctrl[(2, "heavy")]["lower_bound_mean_session_s"],
@@ -119,10 +120,12 @@ def bound_points(sweep: SweepResult, table: list[dict]) -> dict:
             for r in _rows(table, experiment=e, policy="HTTP", extra_sockets=0)]
         for e in (1, 2)
     }
-    base = {r["seed"]: r["mean_session_s"] for r in recs
-            if (r["experiment"], r["load"], r["policy"], r["extra_sockets"]) == (2, "sufficient", "HTTP", 0)}
+    def key(r):
+        return r["experiment"], r["load"], r["policy"], r["extra_sockets"]
+
+    base = {r["seed"]: r["mean_session_s"] for r in recs if key(r) == (2, "sufficient", "HTTP", 0)}
     heavy_bound = np.array([100 * r["lower_bound_mean_session_s"] / base[r["seed"]] for r in recs
-                            if (r["experiment"], r["load"], r["policy"], r["extra_sockets"]) == (2, "heavy", "HTTP", 0)])
+                            if key(r) == (2, "heavy", "HTTP", 0)])
     rel = {(r["load"], r["scenario"]): r for r in relative_times(sweep)}
     reserved = [s for s in ("Reserve +10%", "Ticket +10%", "Reserve +20%", "Ticket +20%")]
     return {
