@@ -53,3 +53,7 @@ def test_test_markers_are_tags_not_comments(path):
     for cell in nb.cells:
         if cell.cell_type == "code":
             assert "NBVAL_" not in cell.source, f"{path.name}: move {cell.source[:40]!r}'s marker to a cell tag"
+@pytest.mark.parametrize("path", _built(), ids=lambda p: p.name)
+def test_chapter_has_graded_assignments(path):
+    found = sorted((ROOT / "assignments" / "source" / path.stem).glob("*.ipynb"))
+    assert len(found) >= MIN_ASSIGNMENTS, f"{path.stem}: {len(found)} assignments, need {MIN_ASSIGNMENTS}"
