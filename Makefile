@@ -15,7 +15,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[lab,test]"
+	$(BIN)/python -m pip install -q -e ".[lab,test,course]"
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp .jupyter-settings/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $(STAMP)

@@ -1,7 +1,9 @@
 """Notebook housekeeping: execute a chapter and store it with only the outputs nbval checks.
 
-Stored notebooks keep outputs only in cells marked ``# NBVAL_CHECK_OUTPUT`` (the chapter's key
-reproduced numbers), so diffs stay readable and files stay small; plots re-render when a student runs
+Stored notebooks keep outputs only in the cells nbval checks (the chapter's key reproduced numbers):
+cells tagged ``nbval-check-output`` (the tag keeps the marker out of students' sight; nbval reads tags),
+or, in older notebooks, whose source contains ``# NBVAL_CHECK_OUTPUT``. So diffs stay readable and files
+stay small; plots re-render when a student runs
 the chapter. ``python -m simcore notebooks labs/*.ipynb`` runs this on each file.
 """
 
@@ -11,19 +13,27 @@ from pathlib import Path
 
 import nbformat
 
-__all__ = ["CHECK_MARK", "strip_unchecked_outputs", "execute_and_store"]
+__all__ = ["CHECK_MARK", "CHECK_TAG", "is_checked", "strip_unchecked_outputs", "execute_and_store"]
 
 CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
+CHECK_TAG = "nbval-check-output"
+
+
+def is_checked(cell: nbformat.NotebookNode) -> bool:
+    """Return True if nbval compares ``cell``'s output: a code cell tagged CHECK_TAG or marked CHECK_MARK."""
+    return cell.cell_type == "code" and (
+        CHECK_TAG in cell.get("metadata", {}).get("tags", []) or CHECK_MARK in cell.source
+    )
 
 
 def strip_unchecked_outputs(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Return ``nb`` with outputs and execution counts removed from every cell not marked CHECK_MARK."""
+    """Return ``nb`` with outputs and execution counts removed from every code cell nbval does not check."""
     count = 0
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
         cell.metadata.pop("execution", None)
-        if CHECK_MARK not in cell.source:
+        if not is_checked(cell):
             cell.outputs = []
             cell.execution_count = None
             continue

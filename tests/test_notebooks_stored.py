@@ -5,7 +5,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from simcore.notebooks import CHECK_MARK, strip_unchecked_outputs
+from simcore.notebooks import CHECK_MARK, CHECK_TAG, is_checked, strip_unchecked_outputs
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "labs").glob("*.ipynb"))
 
@@ -17,10 +17,10 @@ def test_there_are_notebooks():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_only_checked_cells_keep_outputs(path):
     nb = nbformat.read(path, as_version=4)
-    checked = [c for c in nb.cells if c.cell_type == "code" and CHECK_MARK in c.source]
-    assert checked, f"{path.name} has no {CHECK_MARK} cell"
+    checked = [c for c in nb.cells if is_checked(c)]
+    assert checked, f"{path.name} has no checked cell (tag {CHECK_TAG})"
     for cell in nb.cells:
-        if cell.cell_type == "code" and CHECK_MARK not in cell.source:
+        if cell.cell_type == "code" and not is_checked(cell):
             assert cell.outputs == [], f"{path.name}: unchecked cell stores output: {cell.source[:60]!r}"
     for cell in checked:
         assert cell.outputs, f"{path.name}: checked cell has no stored output: {cell.source[:60]!r}"
@@ -35,3 +35,13 @@ def test_strip_keeps_checked_outputs_only():
     out = strip_unchecked_outputs(nb)
     assert out.cells[0].outputs == [] and out.cells[1].outputs[0]["text"] == "2"
     assert out.cells[0].execution_count is None and out.cells[1].execution_count == 1
+
+
+def test_strip_reads_the_tag_as_well_as_the_comment():
+    tagged = nbformat.v4.new_code_cell("print(3)", outputs=[nbformat.v4.new_output("stream", text="3")])
+    tagged.metadata["tags"] = [CHECK_TAG]
+    other = nbformat.v4.new_code_cell("print(4)", outputs=[nbformat.v4.new_output("stream", text="4")])
+    other.metadata["tags"] = ["nbval-ignore-output"]
+    out = strip_unchecked_outputs(nbformat.v4.new_notebook(cells=[tagged, other]))
+    assert out.cells[0].outputs[0]["text"] == "3" and out.cells[0].execution_count == 1
+    assert out.cells[1].outputs == [] and out.cells[1].execution_count is None

@@ -231,7 +231,8 @@ def sweep_fits_text() -> str:
         f = fits[("transmission", mode, cache)]
         lines.append(f"  HTTP/{mode}{' cached' if cache else ''}: {f['slope']:6.1f} bytes per run")
     s = inferred_sizes()
-    lines.append(f"implied sizes: SYN + ACK {s['syn_plus_ack_bytes']:.1f} bytes, GET + 200 "
+    lines.append("sizes consistent with these slopes (our inference): "
+                 f"SYN + ACK {s['syn_plus_ack_bytes']:.1f} bytes, GET + 200 "
                  f"{s['get_plus_data_bytes']:.0f} bytes, conditional GET + 304 "
                  f"{s['cond_get_plus_304_bytes']:.0f} bytes,")
     lines.append(f"  Close-after-this header {s['mux_header_bytes']:.0f} bytes per GET, "

@@ -43,6 +43,7 @@ class RouterSetting:
     arrival_rate_pps: packets per second arriving, in (0, 20000].
     service: 'exponential' or 'deterministic' transmission times with mean L/R = 1.2 ms.
     servers: parallel output links c, in [1, 8].
+    link_rate_mbps: rate R of each output link, in [0.5, 100] Mbit/s (L/R = 1.2 ms at 10 Mbit/s).
     seed: int >= 0.
     n_customers: packets per simulated point, in [1000, 10**6].
     """
@@ -52,6 +53,7 @@ class RouterSetting:
     servers: int = 1
     seed: int = 1
     n_customers: int = 20_000
+    link_rate_mbps: float = LINK_RATE_BPS / 1e6
 
     def __post_init__(self):
         check_real("arrival_rate_pps", self.arrival_rate_pps, 0.0, 20_000.0, lo_open=True)
@@ -59,16 +61,22 @@ class RouterSetting:
         check_int("servers", self.servers, 1, 8)
         check_seed(self.seed)
         check_int("n_customers", self.n_customers, 1000, 10**6)
+        check_real("link_rate_mbps", self.link_rate_mbps, 0.5, 100.0)
+
+    @property
+    def mean_service_s(self) -> float:
+        """Transmission time L/R of one packet on one link, in seconds."""
+        return PACKET_SIZE_BYTES * 8 / (self.link_rate_mbps * 1e6)
 
     @property
     def intensity(self) -> float:
         """Traffic intensity La/(cR), dimensionless."""
-        return self.arrival_rate_pps * MEAN_SERVICE_S / self.servers
+        return self.arrival_rate_pps * self.mean_service_s / self.servers
 
     def queue_params(self, arrival_rate_pps: float | None = None) -> QueueParams:
         """Return the QueueParams of this setting (optionally at another arrival rate, packets/s)."""
         rate = self.arrival_rate_pps if arrival_rate_pps is None else arrival_rate_pps
-        return QueueParams(arrival_rate_per_s=rate, mean_service_s=MEAN_SERVICE_S, servers=self.servers,
+        return QueueParams(arrival_rate_per_s=rate, mean_service_s=self.mean_service_s, servers=self.servers,
                            service=self.service, n_customers=self.n_customers,
                            warmup_customers=self.n_customers // 10)
 
@@ -81,11 +89,11 @@ def delay_curve(setting: RouterSetting) -> dict[str, np.ndarray]:
     half_ms = np.empty(RHO_GRID.size)
     theory_ms = np.empty(RHO_GRID.size)
     for i, rho in enumerate(RHO_GRID):
-        rate = rho * setting.servers / MEAN_SERVICE_S
+        rate = rho * setting.servers / setting.mean_service_s
         res = simulate_queue(setting.queue_params(rate), setting.seed)
         mean, half = res.wait_ci95_s()
         sim_ms[i], half_ms[i] = 1e3 * mean, 1e3 * half
-        theory_ms[i] = 1e3 * theory.mean_wait_s(rate, MEAN_SERVICE_S, setting.servers, setting.service)
+        theory_ms[i] = 1e3 * theory.mean_wait_s(rate, setting.mean_service_s, setting.servers, setting.service)
     return {"intensity": RHO_GRID.copy(), "sim_ms": sim_ms, "sim_half_ms": half_ms, "theory_ms": theory_ms}
 
 
@@ -95,8 +103,8 @@ def operating_point(setting: RouterSetting, *, ciw_customers: int = 3000) -> dic
     res = simulate_queue(setting.queue_params(), setting.seed)
     mean, half = res.wait_ci95_s()
     stable = setting.intensity < 1.0
-    closed = theory.mean_wait_s(setting.arrival_rate_pps, MEAN_SERVICE_S, setting.servers, setting.service)
-    ciw_params = QueueParams(arrival_rate_per_s=setting.arrival_rate_pps, mean_service_s=MEAN_SERVICE_S,
+    closed = theory.mean_wait_s(setting.arrival_rate_pps, setting.mean_service_s, setting.servers, setting.service)
+    ciw_params = QueueParams(arrival_rate_per_s=setting.arrival_rate_pps, mean_service_s=setting.mean_service_s,
                              servers=setting.servers, service=setting.service, n_customers=ciw_customers)
     ciw_ms = 1e3 * ciw_sample(ciw_params, setting.seed).mean_wait_s(ciw_customers // 10)
     return {
@@ -112,8 +120,8 @@ def operating_point(setting: RouterSetting, *, ciw_customers: int = 3000) -> dic
 
 def _theory_line(setting: RouterSetting) -> tuple[np.ndarray, np.ndarray]:
     rho = np.linspace(0.01, 0.97, 200)
-    rates = rho * setting.servers / MEAN_SERVICE_S
-    y = [1e3 * theory.mean_wait_s(r, MEAN_SERVICE_S, setting.servers, setting.service) for r in rates]
+    rates = rho * setting.servers / setting.mean_service_s
+    y = [1e3 * theory.mean_wait_s(r, setting.mean_service_s, setting.servers, setting.service) for r in rates]
     return rho, np.asarray(y)
 
 
@@ -136,7 +144,7 @@ def _draw(fig: go.Figure, setting: RouterSetting) -> dict[str, float]:
     shown = min(point["intensity"], 1.2)
     fig.data[2].update(x=[shown], y=[point["sim_ms"]], name=POINT_NAME)
     fig.data[3].update(x=[shown], y=[point["ciw_ms"]], name=CIW_NAME)
-    top = max(5 * MEAN_SERVICE_S * 1e3, float(np.nanmax(curve["sim_ms"])) * 1.1)
+    top = max(5 * setting.mean_service_s * 1e3, float(np.nanmax(curve["sim_ms"])) * 1.1)
     fig.update_yaxes(range=[0, max(top, min(point["sim_ms"] * 1.1, 4 * top))])
     return point
 
@@ -171,6 +179,7 @@ def make_panel(setting: RouterSetting | None = None) -> LivePanel:
         "arrival_rate_pps": float_slider("arrival rate a (packets/s)", s.arrival_rate_pps, 50, 6000, 10),
         "service": dropdown("transmission time", SERVICES, s.service),
         "servers": int_slider("output links c", s.servers, 1, 8),
+        "link_rate_mbps": float_slider("rate of each link R (Mbit/s)", s.link_rate_mbps, 0.5, 100, 0.5),
         "seed": int_slider("seed", s.seed, 0, 99),
     }
     fig = _empty_figure(widget=True)

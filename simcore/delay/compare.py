@@ -67,14 +67,14 @@ def _explain(case: dict, p: DelayParams, ours: float, recomputed: float, general
     gap = meas - ours
     parts.append(f"Measured {meas:g} ms is {gap:+.0f} ms ({100 * gap / ours:+.1f}%) from our model.")
     parts.append(f"The hand calculation prices SYN and ACK like a 33-byte HTTP message; the report's "
-                 f"transmission sweep implies SYN + ACK carried only {sizes['syn_plus_ack_bytes']:.1f} bytes "
-                 f"together; repriced, our model gives {adj:.0f} ms.")
+                 f"transmission sweep is consistent with SYN + ACK carrying only {sizes['syn_plus_ack_bytes']:.1f} "
+                 f"bytes together (our inference); repriced, our model gives {adj:.0f} ms.")
     if p.cache:
         parts.append(f"Conditional GET and 304 carry If-modified-since / Last-Modified headers: the sweep "
-                     f"implies {sizes['cond_get_plus_304_bytes']:.0f} bytes per pair instead of 2 x 33, "
+                     f"suggests {sizes['cond_get_plus_304_bytes']:.0f} bytes per pair instead of 2 x 33, "
                      "which offsets the small SYN/ACK: the hand calculation lands close partly by luck.")
     if p.mode == "1.2":
-        parts.append(f"HTTP/1.2 GETs carry a Close-after-this header (the sweep implies "
+        parts.append(f"HTTP/1.2 GETs carry a Close-after-this header (the sweep suggests "
                      f"{sizes['mux_header_bytes']:.0f} extra bytes per object), not in the hand calculation.")
     adj = closed_form_ms(adjusted)
     if p.cache or p.mode == "1.2":
