@@ -60,6 +60,22 @@ def test_one_small_request_takes_the_hand_computed_time(arch):
     assert res.requests_unfinished == 0 and res.retransmits == 0
 
 
+def test_a_three_segment_reply_waits_for_the_delayed_ack_of_the_first_base_case():
+    """4.4BSD-like slow start by hand: the server sends one segment (initial window 1); the NZ proxy holds
+    its ACK for the 200 ms delayed-ACK timer (one segment only); the ACK opens cwnd to 2 and the last two
+    segments follow back to back. Six one-way trips: SYN, SYN-ACK, request, segment 1, its ACK, segment 3."""
+    p = SatelliteParams(n_rate_classes=1, n_delay_classes=1, duration_s=20.0, measure_buffers=False)
+    r_bps, d_s = _class_centre(32e3, 100e6), _class_centre(0.001, 0.2)
+    res = simulate_satellite(p, 0, requests=_one_request(3 * 1460))
+
+    def hop(nbytes):  # one trip NZ <-> server of an nbytes packet on idle links
+        return 0.32 + d_s + nbytes * 8 / C + nbytes * 8 / r_bps
+
+    # segment 3 leaves the server link one segment time after segment 2
+    hand = hop(40) + hop(40) + hop(340) + hop(1500) + 0.2 + hop(40) + hop(1500) + 1500 * 8 / r_bps
+    assert res.request_time_s[0] == pytest.approx(hand, abs=1e-3)
+
+
 def test_star_routes_are_the_fewest_hop_routes():
     lp = LinkParams()
     net = star_network(lp, lp, [lp, lp, lp])
