@@ -1,0 +1,266 @@
+"""The two architectures of Pearson & McGregor as packet-level scenarios, and ``simulate_satellite``.
+
+``build_satellite(params, seed)`` returns the ``Scenario`` and a ``Plan`` (which message and connection
+stands for what); ``simulate_satellite(params, seed)`` runs it and returns a ``SatelliteResult``.
+
+Per request i made at time t (message indices in brackets):
+- base: connection NZ proxy -> server slot, opened at t, closed by the server (HTTP/1.0); the request
+  [2i] is written at t, the reply [2i+1] when the request has reached the server.
+- us_proxy: connections 0..N-1 are the persistent inter-proxy connections (one pool, rule
+  'fewest_outstanding'). The request [4i] goes on the pool at t; when it reaches the US proxy, the proxy
+  opens a connection to the server slot and forwards it [4i+1]; the server replies [4i+2]; the US proxy
+  sends the reply to NZ on the pool [4i+3] with ``mux_overhead_bytes`` per server segment added, either
+  once it has all arrived ('store_and_forward') or as it arrives ('cut_through', a relay; the pool
+  connection is then chosen when the first reply segment is due at the proxy).
+Random draws: the workload's (``day_traces``, from ``seed``); the packet level draws nothing (no losses).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcore.packet import Connection, ConnectionPool, LinkParams, Message, Scenario, simulate
+from simcore.rng import SeedLike, make_generator
+
+from .network import NZ, SAT_NZ_US, SAT_US_NZ, US, star_network
+from .params import SatelliteParams, SatelliteResult
+from .tcp import era_tcp
+from .workload import Workload, day_traces, merge_traces, sample_pages
+
+__all__ = ["Plan", "build_satellite", "simulate_satellite", "run_requests"]
+
+_SLOT_QUEUE_PACKETS = 256  # > any window in packets (65535 / 512 = 128): the release never drops
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a built scenario maps onto the study (one row per request: workload requests, then samples)."""
+
+    made_s: np.ndarray  # when the request was made
+    reply_bytes: np.ndarray  # the server's reply (without multiplexing overhead)
+    is_sample: np.ndarray
+    slot: np.ndarray  # server slot (node 2 + slot)
+    request_msg: np.ndarray  # message written at made_s
+    done_msg: np.ndarray  # message whose completion at the NZ proxy ends the request
+    server_conn: np.ndarray  # the per-request connection to the server
+    open_msg: np.ndarray  # us_proxy: the server connection opens when this message completes; base: -1
+    n_slots: int
+
+
+def _quantize(x: np.ndarray, lo: float, hi: float, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (class index, class centre) of ``k`` log-spaced classes spanning [lo, hi]."""
+    edges = np.linspace(math.log(lo), math.log(hi), k + 1)
+    idx = np.clip(np.searchsorted(edges, np.log(x), side="right") - 1, 0, k - 1)
+    return idx, np.exp(0.5 * (edges[:-1] + edges[1:]))
+
+
+def _requests(p: SatelliteParams, seed: SeedLike) -> tuple[Workload, np.ndarray]:
+    wp = p.workload
+    wl = merge_traces(day_traces(wp, seed), p.n_traces, wp.n_days, wp.interval_s)
+    wl = wl.take(wl.time_s < p.duration_s)
+    sp = sample_pages(wp)
+    n = len(sp)
+    sp = Workload(**{**sp.__dict__, "time_s": (np.arange(n) + 0.5) / n * p.duration_s * p.sample_window_fraction})
+    both = Workload(**{k: np.concatenate([getattr(wl, k), getattr(sp, k)]) for k in wl.__dict__})
+    return both, np.r_[np.zeros(len(wl), bool), np.ones(n, bool)]
+
+
+def _assign_slots(p: SatelliteParams, w: Workload) -> tuple[np.ndarray, list[LinkParams]]:
+    """Give each request a server slot of its (rate, delay) class, reusing a slot once the previous request
+    on it is over by a generous estimate (``slot_slack`` x a nominal duration + 1 s)."""
+    wp = p.workload
+    r_idx, r_val = _quantize(w.release_rate_bps, wp.release_min_bps, wp.release_max_bps, p.n_rate_classes)
+    d_idx, d_val = _quantize(w.us_delay_s, 0.001, wp.us_delay_max_s, p.n_delay_classes)
+    base = p.architecture == "base"
+    sat_rtt = 2.0 * p.satellite_delay_s
+    slots: list[LinkParams] = []
+    free: dict[int, list] = {}
+    out = np.empty(len(w), np.int64)
+    for i in np.argsort(w.time_s, kind="stable"):
+        rate, delay = r_val[r_idx[i]], d_val[d_idx[i]]
+        rtt = 2.0 * delay + (sat_rtt if base else 0.0)
+        win = min(int(w.server_window_bytes[i]), p.proxy_window_bytes)
+        size = float(w.reply_bytes[i])
+        nominal = (2.0 * rtt + size * 8.0 / min(rate, win * 8.0 / rtt)
+                   + math.log2(1.0 + size / w.server_mss_bytes[i]) * rtt)
+        start = w.time_s[i] + (0.0 if base else p.satellite_delay_s)
+        key = int(r_idx[i]) * p.n_delay_classes + int(d_idx[i])
+        heap = free.setdefault(key, [])
+        if heap and heap[0][0] <= start:
+            s = heapq.heappop(heap)[1]
+        else:
+            s = len(slots)
+            slots.append(LinkParams(rate_bps=float(rate), delay_s=float(delay), queue_packets=_SLOT_QUEUE_PACKETS))
+        out[i] = s
+        heapq.heappush(heap, (start + p.slot_slack * nominal + 1.0, s))
+    return out, slots
+
+
+def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload | None = None
+                    ) -> tuple[Scenario, Plan]:
+    """Return the scenario of one run and its ``Plan``.
+
+    ``requests``: use exactly these requests (no sample pages) instead of the seeded merged workload.
+    """
+    if not isinstance(params, SatelliteParams):
+        raise ValueError(f"params={params!r} is not allowed: must be a SatelliteParams")
+    p = params
+    if requests is None:
+        w, is_sample = _requests(p, make_generator(seed))
+    elif isinstance(requests, Workload):
+        w, is_sample = requests, np.zeros(len(requests), bool)
+    else:
+        raise ValueError(f"requests={requests!r} is not allowed: must be a Workload or None")
+    slot, slot_links = _assign_slots(p, w)
+    sat = LinkParams(rate_bps=p.satellite_rate_bps, delay_s=p.satellite_delay_s,
+                     queue_packets=p.router_queue_packets, queue_bytes=p.router_buffer_bytes)
+    net = star_network(sat, sat, slot_links)
+    n = len(w)
+    conns: list[Connection] = []
+    msgs: list[Message] = []
+    pools: tuple[ConnectionPool, ...] = ()
+    req_msg = np.empty(n, np.int64)
+    done_msg = np.empty(n, np.int64)
+    srv_conn = np.empty(n, np.int64)
+    open_msg = np.full(n, -1, np.int64)
+    if p.architecture == "us_proxy":
+        tcp = era_tcp(p.proxy_mss_bytes, p.proxy_window_bytes)
+        conns += [Connection(NZ, US, tcp) for _ in range(p.n_proxy_connections)]
+        pools = (ConnectionPool(tuple(range(p.n_proxy_connections)), "fewest_outstanding"),)
+    for i in range(n):
+        t = float(w.time_s[i])
+        node = 2 + int(slot[i])
+        mss = int(w.server_mss_bytes[i])
+        tcp = era_tcp(mss, max(mss, min(int(w.server_window_bytes[i]), p.proxy_window_bytes)))
+        req, size = int(w.request_bytes[i]), int(w.reply_bytes[i])
+        c, m = len(conns), len(msgs)
+        srv_conn[i] = c
+        req_msg[i] = m
+        if p.architecture == "base":
+            conns.append(Connection(NZ, node, tcp, open_time_s=t, closer="server"))
+            msgs += [Message(c, req, "client", start_time_s=t), Message(c, size, "server", after_message=m)]
+            done_msg[i] = m + 1
+            continue
+        muxed = size + p.mux_overhead_bytes * -(-size // mss)
+        conns.append(Connection(US, node, tcp, open_after_message=m, closer="server"))
+        msgs += [Message(None, req, "client", start_time_s=t, pool=0),
+                 Message(c, req, "client", after_message=m)]
+        if p.relay == "store_and_forward":
+            msgs += [Message(c, size, "server", after_message=m + 1),
+                     Message(None, muxed, "server", after_message=m + 2, pool=0)]
+        else:  # the pool connection is chosen when the first reply segment is due at the US proxy
+            first_s = slot_links[slot[i]].delay_s + (mss + 40) * 8.0 / slot_links[slot[i]].rate_bps
+            msgs += [Message(c, muxed, "server", after_message=m + 1),
+                     Message(None, muxed, "server", after_message=m + 1, delay_after_s=first_s, relay_of=m + 2,
+                             pool=0)]
+        open_msg[i] = m
+        done_msg[i] = m + 3
+    sc = Scenario(net, tuple(conns), tuple(msgs), duration_s=p.duration_s, pools=pools)
+    plan = Plan(w.time_s.copy(), w.reply_bytes.copy(), is_sample, slot, req_msg, done_msg, srv_conn, open_msg,
+                len(slot_links))
+    return sc, plan
+
+
+def _occupancy(res, link: int) -> tuple[float, float]:
+    q = res.queue_trace
+    if q is None:
+        return math.nan, math.nan
+    b = q.bytes[q.link == link]
+    return (float(b.mean()), float(b.max())) if b.size else (0.0, 0.0)
+
+
+def _connections(plan: Plan, res, T: float) -> tuple[float, int, int]:
+    """Return (mean, peak) concurrent server connections and the number of slot overlaps."""
+    if (plan.open_msg >= 0).any():
+        opened = res.message_done_s[plan.open_msg]
+    else:
+        opened = plan.made_s.copy()
+    closed = res.closed_s[plan.server_conn]
+    ok = np.isfinite(opened) & (opened < T)
+    o, c = opened[ok], np.where(np.isfinite(closed[ok]), np.minimum(closed[ok], T), T)
+    mean = float((c - o).sum() / T)
+    ev = np.r_[o, c]
+    step = np.r_[np.ones(o.size, np.int64), -np.ones(c.size, np.int64)]
+    order = np.lexsort((step, ev))  # at equal times a close before an open
+    peak = int(np.cumsum(step[order]).max()) if ev.size else 0
+    overlaps = 0
+    busy_until: dict[int, float] = {}
+    for i in np.argsort(opened, kind="stable"):
+        if not np.isfinite(opened[i]):
+            continue
+        s = int(plan.slot[i])
+        if busy_until.get(s, -math.inf) > opened[i]:
+            overlaps += 1
+        end = closed[i] if np.isfinite(closed[i]) else math.inf
+        busy_until[s] = max(busy_until.get(s, -math.inf), end)
+    return mean, peak, overlaps
+
+
+def simulate_satellite(params: SatelliteParams, seed: SeedLike = 0, requests: Workload | None = None
+                       ) -> SatelliteResult:
+    """Run one simulation of the study and return its ``SatelliteResult`` (same seed => same result).
+
+    ``requests``: simulate exactly these requests (no sample pages) instead of the seeded workload.
+    """
+    t0 = time.perf_counter()
+    sc, plan = build_satellite(params, seed, requests)
+    t1 = time.perf_counter()
+    res = simulate(sc, seed=0, trace=params.measure_buffers)
+    t2 = time.perf_counter()
+    return _result(params, sc, plan, res, t1 - t0, t2 - t1)
+
+
+def _result(p: SatelliteParams, sc: Scenario, plan: Plan, res, build_s: float, sim_s: float) -> SatelliteResult:
+    T = p.duration_s
+    done = res.message_done_s[plan.done_msg]
+    times = done - plan.made_s
+    lb = res.link_bytes
+    nz_mean, nz_peak = _occupancy(res, SAT_NZ_US)
+    us_mean, us_peak = _occupancy(res, SAT_US_NZ)
+    conn_mean, conn_peak, overlaps = _connections(plan, res, T)
+    samples = times[plan.is_sample]
+    fin = np.isfinite(times)
+    return SatelliteResult(
+        architecture=p.architecture,
+        n_proxy_connections=p.n_proxy_connections if p.architecture == "us_proxy" else 0,
+        n_traces=p.n_traces,
+        duration_s=T,
+        requests=int(len(times)),
+        presented_load_bps=float(plan.reply_bytes.sum()) * 8.0 / T,
+        carried_nz_bound_bps=float(lb[SAT_US_NZ]) * 8.0 / T,
+        carried_us_bound_bps=float(lb[SAT_NZ_US]) * 8.0 / T,
+        inbound_outbound_ratio=float(lb[SAT_US_NZ] / lb[SAT_NZ_US]) if lb[SAT_NZ_US] > 0 else math.nan,
+        sample_latency_mean_s=float(np.nanmean(samples)) if np.isfinite(samples).any() else math.nan,
+        sample_unfinished=int((~np.isfinite(samples)).sum()),
+        request_time_mean_s=float(times[fin].mean()) if fin.any() else math.nan,
+        requests_unfinished=int((~fin).sum()),
+        buffer_mean_bytes_us_end=us_mean,
+        buffer_peak_bytes_us_end=us_peak,
+        buffer_mean_bytes_nz_end=nz_mean,
+        buffer_peak_bytes_nz_end=nz_peak,
+        us_connections_mean=conn_mean,
+        us_connections_peak=conn_peak,
+        drops_us_end=int(res.link_drops_queue[SAT_US_NZ]),
+        drops_nz_end=int(res.link_drops_queue[SAT_NZ_US]),
+        retransmits=int(res.retransmits.sum()),
+        timeouts=int(res.timeouts.sum()),
+        slots=plan.n_slots,
+        slot_overlaps=overlaps,
+        events=int(res.events),
+        build_s=build_s,
+        simulate_s=sim_s,
+        sample_latency_s=samples,
+        request_time_s=times,
+        request_made_s=plan.made_s.copy(),
+    )
+
+
+def run_requests(**kw) -> SatelliteResult:
+    """Return ``simulate_satellite(SatelliteParams(**kw without seed), seed)`` (for ``run_sweep``)."""
+    seed = kw.pop("seed", 0)
+    return simulate_satellite(SatelliteParams(**kw), seed)
