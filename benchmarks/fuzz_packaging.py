@@ -129,9 +129,7 @@ def main() -> None:
                 flush=True,
             )
             sys.stderr.flush()
-            shutil.rmtree(corpus, ignore_errors=True)
-            if not os.listdir(artifacts) and args.artifacts is None:
-                shutil.rmtree(workdir, ignore_errors=True)
+            shutil.rmtree(workdir, ignore_errors=True)  # no failure: nothing worth keeping
             os._exit(0)  # libFuzzer would otherwise go on; Python's atexit does not run under it anyway
 
     libfuzzer_args = [

@@ -44,7 +44,7 @@ def add_package_parser(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("output", help="the package file to write")
     p.add_argument("paths", nargs="+", help="files or folders, relative to -C DIR")
-    p.add_argument("-C", dest="root", default=".", help="folder the paths (and names) are relative to")
+    p.add_argument("-C", dest="root", metavar="DIR", default=".", help="folder the paths (and names) are relative to")
     u = cmds.add_parser("unpack", help="extract a package into a new folder (all or nothing)")
     u.add_argument("package")
     u.add_argument("dest", help="folder to create; must not exist")
