@@ -1,4 +1,5 @@
-"""Command line: ``python -m simcore figures [chapter|all] [--out DIR] [--no-png]``."""
+"""Command line: ``python -m simcore figures [chapter|all] [--out DIR] [--no-png]``, ``notebooks``, ``warm``,
+``package pack|unpack|list``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the process exit status (0 on success)."""
     from simcore.figures import chapters, write_figures
+    from simcore.packaging.cli import add_package_parser, run_package
 
     parser = argparse.ArgumentParser(prog="python -m simcore", description="simcore lab utilities")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -19,6 +21,7 @@ def main(argv: list[str] | None = None) -> int:
     nbs = sub.add_parser("notebooks", help="execute notebooks and store them with only checked outputs")
     nbs.add_argument("paths", nargs="+")
     sub.add_parser("warm", help="compile and cache every numba kernel")
+    add_package_parser(sub)
     args = parser.parse_args(argv)
     if args.command == "figures":
         paths = write_figures(args.chapter, args.out, png=not args.no_png)
@@ -32,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
         from simcore.warm import warm_all
 
         print(f"numba kernels ready in {warm_all():.1f} s")
+    elif args.command == "package":
+        return run_package(args)
     return 0
 
 
