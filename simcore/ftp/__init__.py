@@ -14,7 +14,8 @@ paper's loss ratios mean. SCTP (paper designs 2-4) is refused until simcore.pack
 """
 
 from .params import DESIGNS, MODES, PAPER_DESIGNS, TCP_ASSUMED, TRANSPORTS, FtpParams, paper_design
-from .transfer import Transfer, run_transfer, transfer
+from .sampling import Sample, sequential_sample
+from .transfer import Transfer, run_transfer, sample_point, transfer
 
-__all__ = ["DESIGNS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "TRANSPORTS", "FtpParams", "Transfer",
-           "paper_design", "run_transfer", "transfer"]
+__all__ = ["DESIGNS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "TRANSPORTS", "FtpParams", "Sample", "Transfer",
+           "paper_design", "run_transfer", "sample_point", "sequential_sample", "transfer"]

@@ -7,8 +7,9 @@ packet simulator without changing it, by a fixed point over ``Message.start_time
 written at ``max(start_time_s, its after_message's completion + delay_after_s)``):
 
 1. simulate; 2. among the messages written before what they wait for (or held back longer than now
-needed by a start time set earlier), take the one where the run first departs from the wanted one, and
-set its ``start_time_s`` to the time it should be written; 3. repeat until every message is consistent.
+needed by a start time set earlier), take those where the run first departs from the wanted one (all
+at that same instant), and set their ``start_time_s`` to the time they should be written; 3. repeat
+until every message is consistent.
 
 Why this is exact: moving a message's start time changes nothing before the earlier of its old and new
 write times (the event order up to then is the same, and each link draws its losses per packet from its
@@ -69,22 +70,21 @@ def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes:
         desired = {j: base[j] for j in waited}
         for w, t in zip(waits, need, strict=True):
             desired[w.msg] = max(desired[w.msg], never if np.isnan(t) else float(t) + EPS_S)
-        best, best_t = -1, np.inf
+        fixes: list[tuple[float, int]] = []
         for j in waited:
             wr = res.message_write_s[j]
             if np.isnan(wr):
                 continue
             d = desired[j]
             if wr < d - EPS_S / 2:  # written before (or at the instant of) what it waits for
-                diverge = wr
+                fixes.append((wr, j))
             elif wr > d + EPS_S / 2 and msgs[j].start_time_s > base[j] and wr == msgs[j].start_time_s:
-                diverge = d  # held back by a start time set on an earlier pass, longer than needed now
-            else:
-                continue
-            if diverge < best_t:
-                best, best_t = j, diverge
-        if best < 0:
+                fixes.append((d, j))  # held back by a start time set on an earlier pass, longer than needed now
+        if not fixes:
             return res, sc, n
-        msgs[best] = replace(msgs[best], start_time_s=float(desired[best]))
+        first = min(t for t, _ in fixes)
+        for t, j in fixes:  # the earliest departure, and any other at that same instant (e.g. pipelined SIZEs)
+            if t <= first + EPS_S / 2:
+                msgs[j] = replace(msgs[j], start_time_s=float(desired[j]))
         sc = replace(sc, messages=tuple(msgs))
     raise RuntimeError(f"simulate_with_waits: no fixed point after {max_passes} passes")

@@ -64,7 +64,9 @@ class FtpParams:
     socket send buffer; ftpd writes its 226 reply once the rest of the file fits in it (BSD
     ``send_data``). ``time_wait_s``: 2 MSL (FreeBSD: MSL 30 s). ``max_time_s``: simulated-time limit of
     one session (a session not done by then is reported incomplete). ``header_bytes``: IP + TCP header
-    per packet (40 = no options).
+    per packet (40 = no options). ``ci_half_width_s``, ``min_runs``, ``max_runs``: the paper's sample-size
+    rule for a point (``simcore.ftp.sample_point``): runs until the 90% interval's half-width is at most
+    0.5 s, capped.
     """
 
     n_files: int = 10
@@ -82,6 +84,9 @@ class FtpParams:
     time_wait_s: float = 60.0
     max_time_s: float = 3600.0
     header_bytes: int = 40
+    ci_half_width_s: float = 0.5
+    min_runs: int = 3
+    max_runs: int = 30
 
     def __post_init__(self):
         check_int("n_files", self.n_files, 1, 999)
@@ -100,6 +105,9 @@ class FtpParams:
         check_real("time_wait_s", self.time_wait_s, 0.0)
         check_real("max_time_s", self.max_time_s, 1.0, 1e7)
         check_int("header_bytes", self.header_bytes, 0, 1000)
+        check_real("ci_half_width_s", self.ci_half_width_s, 0.0, lo_open=True)
+        check_int("min_runs", self.min_runs, 2, 10**4)
+        check_int("max_runs", self.max_runs, self.min_runs, 10**4)
         if self.transport == "sctp":
             raise ValueError(f"transport='sctp' is not allowed yet: SCTP is not available in simcore.packet "
                              f"(issue 10), so design={self.design!r} cannot run over SCTP; use transport='tcp'"

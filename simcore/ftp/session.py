@@ -160,6 +160,19 @@ def _serve(pl: Plan, ctl: int, conn: int, k: int, req: int, code: int, *, delay:
     return (pl.cut_msg[k], ack) if cuts[k] > 0 else None
 
 
+def _client_done(pl: Plan, k: int, new_conn: bool) -> tuple[int, tuple]:
+    """Return (after_message, waits) for the client's next command: after transfer ``k``'s data AND
+    its 226. Either order is exact (``_waits``); the one expected last is made the primary dependency,
+    which saves passes: the data when the 226 leaves before the file's end (file > send buffer) or the
+    data connection is new and slow-starts; otherwise the 226, which queues behind the data."""
+    p = pl.params
+    size = p.file_size_bytes if k else len(C.listing_bytes(p.n_files))
+    one_flight = size <= p.tcp.initial_window_segments * p.tcp.mss_bytes
+    if size <= p.sndbuf_bytes and (one_flight or not new_conn):
+        return pl.reply_226[k], (("done", pl.last_data[k]),)
+    return pl.last_data[k], (("done", pl.reply_226[k]),)
+
+
 def _separate(pl: Plan, files: list[int], listing: bool, after: int, waits: tuple, persistent: bool,
               pipelined: bool) -> None:
     """One control connection and data connections: per transfer (design 1), or one persistent (B, C)."""
@@ -209,11 +222,11 @@ def _separate(pl: Plan, files: list[int], listing: bool, after: int, waits: tupl
         else:
             req = _cmd(pl, ctl, verb, arg, after, k, waits=w)
             busy = _serve(pl, ctl, dc, k, req, 125)
-        after, w = pl.last_data[k], (("done", pl.reply_226[k]),)
+        after, w = _client_done(pl, k, new_conn=not persistent)
     if pipelined:
         _pipeline(pl, ctl, dc, [k for k in todo if k > 0], after, w, 125, busy)
-    _quit(pl, ctl, after if not pipelined else pl.last_data[todo[-1]],
-          w if not pipelined else (("done", pl.reply_226[todo[-1]]),))
+        after, w = _client_done(pl, todo[-1], new_conn=False)
+    _quit(pl, ctl, after, w)
 
 
 def _pipeline(pl: Plan, ctl: int, conn: int, files: list[int], after: int, waits: tuple, code: int,
@@ -246,8 +259,8 @@ def _single(pl: Plan, pipelined: bool) -> None:
     _serve(pl, conn, conn, 0, req, 150)
     files = list(range(1, p.n_files + 1))
 
-    def done(k):  # the 226 is written after the data: on one byte stream it alone is enough to wait for
-        return (pl.reply_226[k], (("done", pl.last_data[k]),) if streams else ())
+    def done(k):  # on one byte stream the 226 follows the data, so it alone is enough to wait for
+        return _client_done(pl, k, new_conn=False) if streams else (pl.reply_226[k], ())
 
     if pipelined:
         _pipeline(pl, conn, conn, files, *done(0), 150, None)

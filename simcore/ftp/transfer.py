@@ -9,6 +9,7 @@ from the server reaches the client for the last transfer." ``Transfer.time_s`` i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -16,9 +17,10 @@ from simcore.rng import SeedLike
 
 from ._waits import simulate_with_waits
 from .params import FtpParams
+from .sampling import Sample, sequential_sample
 from .session import SERVER, Plan, build_plan
 
-__all__ = ["Transfer", "run_transfer", "transfer"]
+__all__ = ["Transfer", "run_transfer", "transfer", "sample_point"]
 
 
 @dataclass(frozen=True)
@@ -82,11 +84,29 @@ def run_transfer(params: FtpParams, seed: SeedLike = 0) -> Transfer:
     """Return the ``Transfer`` of one ``mget`` session with ``params`` (same seed: same result)."""
     if not isinstance(params, FtpParams):
         raise ValueError(f"params={params!r} is not allowed: must be an FtpParams")
-    pl = build_plan(params)
-    res, _, passes = simulate_with_waits(pl.scenario(), tuple(pl.waits), seed)
+    pl, sc, waits = _plan(params)
+    res, _, passes = simulate_with_waits(sc, waits, seed)
     return _record(params, pl, res, passes)
+
+
+@lru_cache(maxsize=64)
+def _plan(params: FtpParams) -> tuple[Plan, object, tuple]:
+    """Return the session's plan, scenario and waits: they depend on the parameters only, not the seed,
+    so a sweep over seeds builds them once (building costs more than simulating a small session)."""
+    pl = build_plan(params)
+    return pl, pl.scenario(), tuple(pl.waits)
 
 
 def transfer(seed: int = 0, **params) -> Transfer:
     """Return ``run_transfer(FtpParams(**params), seed)``: a module-level function for ``run_sweep``."""
     return run_transfer(FtpParams(**params), seed)
+
+
+def sample_point(params: FtpParams, first_seed: int = 0) -> Sample:
+    """Return the paper's sample for one point: ``time_s`` of sessions with seeds ``first_seed``,
+    ``first_seed + 1``, ... until the 90% confidence half-width is <= ``params.ci_half_width_s``
+    (between ``params.min_runs`` and ``params.max_runs`` sessions; ``Sample.reached`` says if it was)."""
+    if not isinstance(params, FtpParams):
+        raise ValueError(f"params={params!r} is not allowed: must be an FtpParams")
+    return sequential_sample(lambda i: run_transfer(params, first_seed + i).time_s, params.ci_half_width_s,
+                             params.min_runs, params.max_runs)

@@ -49,3 +49,13 @@ def test_half_width_needs_two_finite_values():
         half_width_90([1.0])
     with pytest.raises(ValueError, match="max_runs=2"):
         sequential_sample(lambda i: 1.0, min_runs=3, max_runs=2)
+
+
+def test_a_point_on_a_lossless_path_stops_at_the_minimum_and_a_lossy_one_at_its_rule():
+    from simcore.ftp import FtpParams, sample_point
+    s = sample_point(FtpParams(n_files=2, file_size_bytes=1000, min_runs=3))
+    assert s.n == 3 and s.half_width == 0.0 and s.reached  # every run the same: sd 0
+    s = sample_point(FtpParams(n_files=2, file_size_bytes=1000, loss=0.05, max_runs=8))
+    assert 3 <= s.n <= 8 and (s.reached == (s.half_width <= 0.5)) and (s.reached or s.n == 8)
+    with pytest.raises(ValueError, match="max_runs=2"):
+        FtpParams(max_runs=2)
