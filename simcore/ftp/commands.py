@@ -1,41 +1,37 @@
-"""FTP control commands and replies (RFC 959), byte for byte, as a BSD ``ftp`` client and ``ftpd`` send them.
+r"""FTP control commands and replies (RFC 959), byte for byte, as a BSD ``ftp`` client and ``ftpd`` send them.
 
 RFC 959 sec. 4.1/5.3 gives commands as ``<verb> [SP <argument>] CRLF`` and sec. 4.2 replies as
 ``<3-digit code> SP <text> CRLF``; RFC 3659 sec. 4 gives the SIZE reply ``213 SP <size in octets> CRLF``.
-The texts are those of the BSD ``ftpd`` of the paper's era (FreeBSD 4.6 ``libexec/ftpd``: ``reply(150,
+The texts are those of the 4.4BSD-lineage ``ftpd`` of the paper's era (as in FreeBSD 4.x: ``reply(150,
 "Opening %s mode data connection for '%s'%s.", ..., " (%qd bytes)")`` in ``dataconn()``, ``reply(226,
 "Transfer complete.")`` in ``send_data()``). Addresses are the model's testbed addresses (client
 10.1.1.2, server 10.1.2.3); the client's data ports count up from 1026, as FreeBSD's ephemeral range
 (1024-5000) hands them out. File names are ``file01``, ``file02``, ... (at least two digits).
 
-An ``mget`` of N files as the BSD client performs it (active mode, after login):
+An ``mget`` of N files as the BSD client performs it (active mode, after login); sizes are bytes::
 
-=====  ======  =====================================================  ============================
-step   from    bytes on the wire (N = 10, 10 KB files, file 1)        size (bytes)
-=====  ======  =====================================================  ============================
-login  server  ``220 10.1.2.3 FTP server (Version 6.00LS) ready.\\r\\n`` 49 (before the timed part)
-login  client  ``USER ftp\\r\\n`` / ``331 Password required for ftp.\\r\\n`` 10 / 32
-login  client  ``PASS ftp@\\r\\n`` / ``230 User ftp logged in.\\r\\n``       11 / 25
-login  client  ``TYPE I\\r\\n`` / ``200 Type set to I.\\r\\n``               8 / 20
-list   client  ``PORT 10,1,1,2,4,2\\r\\n`` / ``200 PORT command successful.\\r\\n``  19 / 30
-list   client  ``NLST *\\r\\n`` (``mget *``)                              8
-list   server  ``150 Opening BINARY mode data connection for 'file list'.\\r\\n``  58
-list   server  data connection: ``file01\\r\\n`` ... ``file10\\r\\n``     8 per name = 80
-list   server  ``226 Transfer complete.\\r\\n``                            24
-file   client  ``PORT 10,1,1,2,4,3\\r\\n`` / ``200 PORT command successful.\\r\\n``  19 / 30
-file   client  ``SIZE file01\\r\\n`` / ``213 10240\\r\\n``                  13 / 11
-file   client  ``RETR file01\\r\\n``                                      13
-file   server  ``150 Opening BINARY mode data connection for 'file01' (10240 bytes).\\r\\n``  69
-file   server  data connection: the file                                 10240
-file   server  ``226 Transfer complete.\\r\\n``                            24
-end    client  ``QUIT\\r\\n`` / ``221 Goodbye.\\r\\n``                      6 / 14 (after the timed part)
-=====  ======  =====================================================  ============================
+    step   from    bytes on the wire (N = 10 files of 10 KB; file 1 shown)                 size
+    login  server  220 10.1.2.3 FTP server (Version 6.00LS) ready.\r\n                   49   (not timed)
+    login  client  USER ftp\r\n  /  331 Password required for ftp.\r\n                    10 / 32
+    login  client  PASS ftp@\r\n  /  230 User ftp logged in.\r\n                         11 / 25
+    login  client  TYPE I\r\n  /  200 Type set to I.\r\n                                  8 / 20
+    list   client  PORT 10,1,1,2,4,2\r\n  /  200 PORT command successful.\r\n           19 / 30  (timing starts)
+    list   client  NLST *\r\n  (mget *)                                                   8
+    list   server  150 Opening BINARY mode data connection for 'file list'.\r\n          58
+    list   server  data connection: file01\r\n ... file10\r\n                           8 per name = 80
+    list   server  226 Transfer complete.\r\n                                             24
+    file   client  PORT 10,1,1,2,4,3\r\n  /  200 PORT command successful.\r\n           19 / 30  (20 from port 1034)
+    file   client  SIZE file01\r\n  /  213 10240\r\n                                    13 / 11
+    file   client  RETR file01\r\n                                                       13
+    file   server  150 Opening BINARY mode data connection for 'file01' (10240 bytes).\r\n  69
+    file   server  data connection: the file                                             10240
+    file   server  226 Transfer complete.\r\n                                             24  (timing ends at the last)
+    end    client  QUIT\r\n  /  221 Goodbye.\r\n                                          6 / 14  (not timed)
 
-Passive mode replaces PORT/200 by ``PASV\\r\\n`` (6) / ``227 Entering Passive Mode (10,1,2,3,4,2)\\r\\n``
-(42). A persistent data
-connection answers RETR with ``125 Using existing data connection for 'file01' (10240 bytes).\\r\\n``
-instead of the 150. Every size above is ``len()`` of the string built here; the tests recompute them
-from the RFC formats independently.
+Passive mode replaces PORT/200 by ``PASV\r\n`` (6) / ``227 Entering Passive Mode (10,1,2,3,4,2)\r\n``
+(42). A persistent data connection answers RETR with
+``125 Using existing data connection for 'file01' (10240 bytes).\r\n`` (64) instead of the 150. Every size above is
+``len()`` of the string built here; the tests recompute them from the RFC formats independently.
 """
 
 from __future__ import annotations

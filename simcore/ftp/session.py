@@ -8,13 +8,16 @@ side waits for before it writes, per BSD ``ftp``/``ftpd`` (see ``commands`` for 
   last byte (end of file) and its 226 reply (``_waits``); ``pipelined``: every SIZE at once after the
   listing, each RETR as its 213 arrives (paper sec. 5).
 - server: replies as commands arrive; active mode: ``connect()`` first, the 150 once it returns
-  (``dataconn()``); the file written at once; the 226 once the rest of the file fits the send buffer
-  (``send_data()`` returns), modelled as: at once for a file <= ``sndbuf_bytes``, else when the client
-  has the first ``size - sndbuf_bytes`` bytes plus the ACK's one-way trip; then it closes the data
-  connection (-> TIME-WAIT at the server); one transfer at a time (a pipelined RETR waits for the
-  previous 226).
+  (``dataconn()``); the file written at once; the 226 once ``send_data()`` returns, i.e. once all but
+  ``sndbuf_bytes`` of what was written on that data connection is acknowledged (modelled as: the client
+  holds the stream up to that offset, plus the ACK's one-way trip on an idle path); then it closes the
+  data connection (-> TIME-WAIT at the server); one transfer at a time (a pipelined RETR waits for
+  the previous 226).
 
-Modelling choices that differ from the real stacks (stated, and in the chapter): no Nagle on the
+Modelling choices that differ from the real stacks (stated, and in the chapter): the send buffer
+counts data only (not the replies on a shared connection); the data connection's FIN leaves as soon as
+the file is written, just before the 226 (ftpd closes after replying: one header-only packet earlier);
+no host processing time; no Nagle on the
 control connection (ftpd does not set TCP_NODELAY; with Nagle the 226 would wait for the 150's ACK);
 SIZE precedes RETR per file as the issue lists (the BSD client sends SIZE before PORT; same round
 trips); TYPE I once at login, so NLST runs in binary (the BSD client switches to TYPE A for NLST and

@@ -60,9 +60,9 @@ def _record(p: FtpParams, pl: Plan, res, passes: int) -> Transfer:
     complete_s = float(max(data_at.max(), at_226.max())) if completed else float("nan")
     ctrl = np.zeros(2, np.int64)
     for i, m in enumerate(pl.msgs):
-        if pl.kind[i] != "data" and pl.file[i] >= 0:
-            ctrl[0 if m.sender == ("client" if pl.conns[m.conn].client != SERVER else "server") else 1] += \
-                m.size_bytes
+        if pl.kind[i] != "data" and pl.file[i] >= 0:  # commands and replies from mget on
+            c = pl.conns[m.conn]
+            ctrl[int((c.client if m.sender == "client" else c.server) == SERVER)] += m.size_bytes
     tw = res.timewait_s
     closed_by_server = np.array([pl.conn_role[i] == "data" and c.closer != "none"
                                  and (c.closer == "client") == (c.client == SERVER) for i, c in enumerate(pl.conns)])
