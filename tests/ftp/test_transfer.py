@@ -74,3 +74,34 @@ def test_same_seed_same_transfer_another_seed_another():
     assert a.time_s == b.time_s and np.array_equal(a.conn_segments, b.conn_segments)
     assert np.array_equal(a.file_data_s, b.file_data_s) and a.passes == b.passes
     assert a.time_s != c.time_s
+
+
+def test_a_lost_226_holds_the_next_command_until_its_retransmission_timeout():
+    # paper sec. 2.1 A: a loss on the control connection is detected only by a timeout. Drop the packet
+    # that carries file 1's 226 (found on a loss-free run) and the client, which already has the file,
+    # must still wait for the retransmitted 226 before its next PORT.
+    from dataclasses import replace
+
+    from simcore.packet import simulate
+
+    pl = build_plan(FtpParams(n_files=2, file_size_bytes=10240))
+    base = pl.scenario()
+    _, fixed, _ = simulate_with_waits(base, tuple(pl.waits), seed=0)
+    clean = simulate(fixed, trace=True)
+    trace = clean.packet_trace
+    r226 = next(i for i in range(len(pl.msgs)) if pl.label[i] == "226" and pl.file[i] == 1)
+    ctl = pl.msgs[r226].conn
+    port2 = next(i for i in range(len(pl.msgs)) if pl.label[i] == "PORT" and pl.file[i] == 2)
+    offered = np.flatnonzero((trace.kind == 0) & (trace.link == 1))  # server -> client, in offered order
+    k = next(n for n, j in enumerate(offered) if trace.conn[j] == ctl and trace.direction[j] == 1
+             and trace.seqlen[j] == len(b"226 Transfer complete.\r\n")
+             and abs(trace.time_s[j] - clean.message_write_s[r226]) < 1e-6)  # file 1's, not the listing's
+    links = list(base.network.links)
+    links[1] = replace(links[1], params=replace(links[1].params, drop_sequence=(k,)))
+    lossy = replace(base, network=replace(base.network, links=tuple(links)))
+    res, _, _ = simulate_with_waits(lossy, tuple(pl.waits), seed=0)
+    assert res.link_drops_loss.tolist() == [0, 1] and res.timeouts[ctl].tolist() == [0, 1]
+    got_226 = res.message_done_s[r226]
+    assert got_226 >= res.message_write_s[r226] + 1.0  # RTO floor 1 s (TCP_ASSUMED)
+    assert res.message_done_s[pl.last_data[1]] < got_226 - 0.5  # the file itself was long there
+    assert res.message_write_s[port2] == pytest.approx(got_226 + EPS_S, abs=1e-12)
