@@ -19,3 +19,4 @@ def test_claims_are_sourced_and_the_testbed_matches_the_defaults():
     assert rows["P7"]["value"] == "10K" and p.file_size_bytes == 10 * 1024
     assert [float(v) for v in rows["P4"]["value"].split(";")] == [0.0, 0.1, 0.3]
     assert {"C1", "C2", "C3"} <= {k for k, r in rows.items() if r["needs_sctp"] == "yes"}
+    assert all("inference" in r["source"] for k, r in rows.items() if k.startswith("C") or k in ("P7", "P8"))
