@@ -1,0 +1,100 @@
+"""Messages that wait for two things: "write message j once message k is done AND event E has happened".
+
+``simcore.packet.Message`` waits for one message (``after_message``). An FTP client waits for both the
+file's data (end of file on the data connection) and the 226 reply; a server's 150 waits for its
+``connect()`` to complete. ``simulate_with_waits`` adds such extra conditions (``Wait``) on top of the
+packet simulator without changing it, by a fixed point over ``Message.start_time_s`` (a message is
+written at ``max(start_time_s, its after_message's completion + delay_after_s)``):
+
+1. simulate; 2. among the messages written before what they wait for (or held back longer than now
+needed by a start time set earlier), take those where the run first departs from the wanted one (all
+at that same instant), and set their ``start_time_s`` to the time they should be written; 3. repeat
+until every message is consistent.
+
+Why this is exact: moving a message's start time changes nothing before the earlier of its old and new
+write times (the event order up to then is the same, and each link draws its losses per packet from its
+own stream, in the order packets reach it), so fixing the earliest departure keeps the run before it.
+If what it waits for then happens at another time, the next pass catches it; when the event comes
+before the new start it no longer depends on it, so the next pass settles. A message whose event never
+happens is pushed past the end (it is never written).
+A lossless run usually needs one pass: callers give ``delay_after_s`` the loss-free waiting time.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from simcore.packet import PacketResult, Scenario, simulate
+
+__all__ = ["Wait", "simulate_with_waits", "EPS_S"]
+
+# A message released by an event is written EPS_S after it, so that at the same instant the host first
+# handles the event (e.g. the SYN-ACK that completes connect()) and only then the application writes, as
+# on a real host. A nanosecond is far below any packet time here, and far above rounding (a delay
+# estimate can differ from the kernel's own sum of the same terms in the last bit).
+EPS_S = 1e-9
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Message ``msg`` is not written before ``delay_s`` after ``kind`` of ``ref``: 'done' = message
+    ``ref`` completed at its receiver, 'established' = connection ``ref``'s opener got the SYN-ACK."""
+
+    msg: int
+    kind: str
+    ref: int
+    delay_s: float = 0.0  # ... and this long after it
+
+
+def _event_times(res: PacketResult, waits: tuple[Wait, ...]) -> np.ndarray:
+    out = np.empty(len(waits))
+    for i, w in enumerate(waits):
+        out[i] = (res.message_done_s[w.ref] if w.kind == "done" else res.established_s[w.ref]) + w.delay_s
+    return out
+
+
+def _with_messages(sc: Scenario, msgs: tuple) -> Scenario:
+    """Return ``sc`` with ``msgs``, skipping ``Scenario``'s validation: only start times changed, and
+    each changed ``Message`` was validated by ``replace``. (Re-validating the whole scenario on every
+    pass cost a quarter of a small session's time.)"""
+    out = copy.copy(sc)
+    object.__setattr__(out, "messages", msgs)
+    return out
+
+
+def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes: int = 10_000
+                        ) -> tuple[PacketResult, Scenario, int]:
+    """Return (result, the scenario with the start times that satisfy ``waits``, number of passes)."""
+    msgs = list(sc.messages)
+    base = np.array([m.start_time_s for m in msgs])
+    never = sc.duration_s * 2.0 + 1.0
+    waited = sorted({w.msg for w in waits})
+    for n in range(1, max_passes + 1):
+        res = simulate(sc, seed=seed)
+        if not waits:
+            return res, sc, n
+        need = _event_times(res, waits)
+        desired = {j: base[j] for j in waited}
+        for w, t in zip(waits, need, strict=True):
+            desired[w.msg] = max(desired[w.msg], never if np.isnan(t) else float(t) + EPS_S)
+        fixes: list[tuple[float, int]] = []
+        for j in waited:
+            wr = res.message_write_s[j]
+            if np.isnan(wr):
+                continue
+            d = desired[j]
+            if wr < d - EPS_S / 2:  # written before (or at the instant of) what it waits for
+                fixes.append((wr, j))
+            elif wr > d + EPS_S / 2 and msgs[j].start_time_s > base[j] and wr == msgs[j].start_time_s:
+                fixes.append((d, j))  # held back by a start time set on an earlier pass, longer than needed now
+        if not fixes:
+            return res, sc, n
+        first = min(t for t, _ in fixes)
+        for t, j in fixes:  # the earliest departure, and any other at that same instant (e.g. pipelined SIZEs)
+            if t <= first + EPS_S / 2:
+                msgs[j] = replace(msgs[j], start_time_s=float(desired[j]))
+        sc = _with_messages(sc, tuple(msgs))
+    raise RuntimeError(f"simulate_with_waits: no fixed point after {max_passes} passes")

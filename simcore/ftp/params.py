@@ -1,0 +1,129 @@
+"""``FtpParams``: one FTP ``mget`` session on the paper's testbed (client - Dummynet router - server).
+
+Designs (``design``) are message patterns; ``transport`` says what carries them. The paper's four:
+
+=================  ==========================  =======================================================
+paper design       ``design``                  ``transport``
+=================  ==========================  =======================================================
+1 FTP over TCP     ``"ftp"``                   ``"tcp"``
+2 FTP over SCTP    ``"ftp"``                   ``"sctp"`` (refused until SCTP exists, issue 10)
+3 multistream      ``"single"``                ``"sctp"`` (refused; ``"tcp_streams"`` = the pattern on
+                                                TCP with per-stream delivery, NOT SCTP)
+4 + pipelining     ``"single_pipelined"``      ``"sctp"`` (refused; ``"tcp_streams"`` as above)
+=================  ==========================  =======================================================
+
+The paper's section 3 TCP alternatives: A = ``"single"`` on ``"tcp"`` (control and data share one byte
+stream: head-of-line blocking), B = ``"persistent_data"``, C = ``"persistent_data_pipelined"``; and
+``"parallel"``: ``n_parallel`` FTP sessions (design 1 each) sharing the files round robin.
+
+Testbed (paper sec. 6): 1 Mbit/s and 35 ms each way, 50-packet drop-tail queue, random loss in both
+directions. ``loss`` is a probability per packet (0.1 = 10%); the paper's "0, 0.1 and 0.3" carry no
+unit: see ``simcore/ftp/LOSS_READING.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simcore._validate import check_choice, check_int, check_real
+from simcore.packet import TcpParams
+
+__all__ = ["DESIGNS", "TRANSPORTS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "FtpParams", "paper_design"]
+
+DESIGNS = ("ftp", "persistent_data", "persistent_data_pipelined", "single", "single_pipelined", "parallel")
+TRANSPORTS = ("tcp", "tcp_streams", "sctp")
+MODES = ("active", "passive")
+PAPER_DESIGNS = {1: ("ftp", "tcp"), 2: ("ftp", "sctp"), 3: ("single", "sctp"), 4: ("single_pipelined", "sctp")}
+
+# Interim stand-in for the engine issue's TcpParams.preset("freebsd46") (issue 8). Values are FreeBSD 4.6
+# defaults where the current TcpParams can express them: NewReno (net.inet.tcp.newreno=1), initial window
+# 1 segment (net.inet.tcp.slowstart_flightsize=1), delayed ACKs with a 100 ms timer (delacktime = hz/10),
+# initial RTO 3 s and floor 1 s (TCPTV_RTOBASE, TCPTV_MIN), MSS 1460 (Ethernet MTU). The 32 KB send
+# buffer (net.inet.tcp.sendspace) caps the data in flight below the 64 KB receive window; the model has no
+# send buffer, so the window is set to 32768 bytes instead. Assumptions, to be replaced by the preset.
+TCP_ASSUMED = TcpParams(variant="newreno", mss_bytes=1460, rwnd_bytes=32768, initial_window_segments=1,
+                        min_rto_s=1.0, max_rto_s=64.0, initial_rto_s=3.0, delayed_ack=True,
+                        delayed_ack_timeout_s=0.1, restart_after_idle=True)
+
+
+def paper_design(n: int) -> dict:
+    """Return ``{"design": ..., "transport": ...}`` for the paper's design ``n`` (1-4)."""
+    check_int("n", n, 1, 4)
+    d, t = PAPER_DESIGNS[n]
+    return {"design": d, "transport": t}
+
+
+@dataclass(frozen=True)
+class FtpParams:
+    """One ``mget`` of ``n_files`` files of ``file_size_bytes`` each.
+
+    Path: ``rate_bps`` and ``one_way_delay_s`` in each direction (RTT = 2 x delay), a drop-tail queue of
+    ``queue_packets`` at each end of the bottleneck, random loss ``loss`` (probability per packet, both
+    directions). ``mode``: active (PORT: the server opens each data connection) or passive (PASV).
+    ``n_parallel``: sessions for ``design="parallel"`` (1 otherwise). ``sndbuf_bytes``: the server's
+    socket send buffer; ftpd writes its 226 reply once the rest of the file fits in it (BSD
+    ``send_data``). ``time_wait_s``: 2 MSL (FreeBSD: MSL 30 s). ``max_time_s``: simulated-time limit of
+    one session (a session not done by then is reported incomplete). ``header_bytes``: IP + TCP header
+    per packet (40 = no options). ``ci_half_width_s``, ``min_runs``, ``max_runs``: the paper's sample-size
+    rule for a point (``simcore.ftp.sample_point``): runs until the 90% interval's half-width is at most
+    0.5 s, capped.
+    """
+
+    n_files: int = 10
+    file_size_bytes: int = 10 * 1024
+    design: str = "ftp"
+    transport: str = "tcp"
+    mode: str = "active"
+    loss: float = 0.0
+    rate_bps: float = 1e6
+    one_way_delay_s: float = 0.035
+    queue_packets: int = 50
+    tcp: TcpParams = field(default_factory=lambda: TCP_ASSUMED)
+    n_parallel: int = 1
+    sndbuf_bytes: int = 32768
+    time_wait_s: float = 60.0
+    max_time_s: float = 3600.0
+    header_bytes: int = 40
+    ci_half_width_s: float = 0.5
+    min_runs: int = 3
+    max_runs: int = 30
+
+    def __post_init__(self):
+        check_int("n_files", self.n_files, 1, 999)
+        check_int("file_size_bytes", self.file_size_bytes, 1, 2**31)
+        check_choice("design", self.design, DESIGNS)
+        check_choice("transport", self.transport, TRANSPORTS)
+        check_choice("mode", self.mode, MODES)
+        check_real("loss", self.loss, 0.0, 0.9)
+        check_real("rate_bps", self.rate_bps, 1e3, 1e10)
+        check_real("one_way_delay_s", self.one_way_delay_s, 0.0, 10.0)
+        check_int("queue_packets", self.queue_packets, 1, 10**5)
+        if not isinstance(self.tcp, TcpParams):
+            raise ValueError(f"tcp={self.tcp!r} is not allowed: must be a simcore.packet.TcpParams")
+        check_int("n_parallel", self.n_parallel, 1, 64)
+        check_int("sndbuf_bytes", self.sndbuf_bytes, 1, 2**30)
+        check_real("time_wait_s", self.time_wait_s, 0.0)
+        check_real("max_time_s", self.max_time_s, 1.0, 1e7)
+        check_int("header_bytes", self.header_bytes, 0, 1000)
+        check_real("ci_half_width_s", self.ci_half_width_s, 0.0, lo_open=True)
+        check_int("min_runs", self.min_runs, 2, 10**4)
+        check_int("max_runs", self.max_runs, self.min_runs, 10**4)
+        if self.transport == "sctp":
+            raise ValueError(f"transport='sctp' is not allowed yet: SCTP is not available in simcore.packet "
+                             f"(issue 10), so design={self.design!r} cannot run over SCTP; use transport='tcp'"
+                             + (" or 'tcp_streams' (TCP with per-stream delivery, not SCTP)"
+                                if self.design.startswith("single") else ""))
+        if self.transport == "tcp_streams" and not self.design.startswith("single"):
+            raise ValueError(f"transport='tcp_streams' is not allowed with design={self.design!r}: streams "
+                             "exist only on the single-connection designs ('single', 'single_pipelined')")
+        if self.n_parallel > 1 and self.design != "parallel":
+            raise ValueError(f"n_parallel={self.n_parallel} is not allowed with design={self.design!r}: "
+                             "only design='parallel' opens several sessions")
+        if self.design != "ftp" and self.design != "parallel" and self.mode == "passive":
+            raise ValueError(f"mode='passive' is not allowed with design={self.design!r}: only 'ftp' and "
+                             "'parallel' open a data connection per file (passive mode is modelled there)")
+
+    @property
+    def rtt_s(self) -> float:
+        """Return the propagation round-trip time, seconds."""
+        return 2.0 * self.one_way_delay_s

@@ -1,0 +1,112 @@
+"""``run_transfer(params, seed) -> Transfer``: one ``mget`` session, timed as the paper timed it.
+
+The paper (sec. 6): "The starting time was taken as the time the client sends out the first packet to
+the server following the user mget command. The end time was chosen as the time the 226 control reply
+from the server reaches the client for the last transfer." ``Transfer.time_s`` is exactly that;
+``complete_s`` also waits for the last data byte (for small files the last 226 can overtake the data).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from simcore.rng import SeedLike
+
+from ._waits import simulate_with_waits
+from .params import FtpParams
+from .sampling import Sample, sequential_sample
+from .session import SERVER, Plan, build_plan
+
+__all__ = ["Transfer", "run_transfer", "transfer", "sample_point"]
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One session's result. Times in seconds from the first packet after ``mget`` (nan if the session
+    did not finish within ``max_time_s``). Per-connection arrays are indexed [connection, direction],
+    direction 0 = FTP client -> server, 1 = server -> client; ``conn_role`` says what each one is."""
+
+    time_s: float  # the paper's measure: to the arrival of the last file's 226
+    complete_s: float  # to when the client holds every file and every 226
+    completed: bool
+    start_s: float  # absolute simulated time of the first packet after mget (login came before)
+    file_data_s: np.ndarray  # (n_files,) each file's last byte at the client
+    file_226_s: np.ndarray  # (n_files,) each file's 226 at the client
+    control_bytes: np.ndarray  # (2,) command / reply payload bytes from mget to the end, per direction
+    data_bytes: int  # file bytes delivered (listing excluded)
+    conn_role: tuple[str, ...]
+    conn_segments: np.ndarray  # (n_conn, 2) segments sent, retransmissions included
+    conn_bytes: np.ndarray  # (n_conn, 2) application bytes delivered
+    conn_retransmits: np.ndarray  # (n_conn, 2)
+    conn_timeouts: np.ndarray  # (n_conn, 2)
+    n_connections: int
+    retransmits: int
+    timeouts: int
+    server_time_wait: int  # data connections the server closed, in TIME-WAIT when the last one enters it
+    passes: int  # simulator runs the wait fixed point needed
+
+
+def _record(p: FtpParams, pl: Plan, res, passes: int) -> Transfer:
+    n = p.n_files
+    done = res.message_done_s
+    t0 = float(res.message_write_s[pl.first_mget])
+    data_at = np.array([done[pl.last_data[k]] for k in range(1, n + 1)]) - t0
+    at_226 = np.array([done[pl.reply_226[k]] for k in range(1, n + 1)]) - t0
+    completed = bool(np.all(np.isfinite(data_at)) and np.all(np.isfinite(at_226)))
+    time_s = float(at_226.max()) if completed else float("nan")  # the last 226 to arrive
+    complete_s = float(max(data_at.max(), at_226.max())) if completed else float("nan")
+    ctrl = np.zeros(2, np.int64)
+    for i, m in enumerate(pl.msgs):
+        if pl.kind[i] != "data" and pl.file[i] >= 0:  # commands and replies from mget on
+            c = pl.conns[m.conn]
+            ctrl[int((c.client if m.sender == "client" else c.server) == SERVER)] += m.size_bytes
+    tw = res.timewait_s
+    closed_by_server = np.array([pl.conn_role[i] == "data" and c.closer != "none"
+                                 and (c.closer == "client") == (c.client == SERVER) for i, c in enumerate(pl.conns)])
+    tw_data = tw[closed_by_server & ~np.isnan(tw)]
+    at = tw_data.max() if tw_data.size else np.nan  # when the last data connection the server closed is done
+    in_tw = tw_data[(tw_data <= at) & (tw_data + p.time_wait_s > at)]
+    return Transfer(
+        time_s=time_s, complete_s=complete_s, completed=completed, start_s=t0,
+        file_data_s=data_at, file_226_s=at_226, control_bytes=ctrl,
+        data_bytes=int(sum(pl.msgs[i].size_bytes for i in range(len(pl.msgs))
+                           if pl.kind[i] == "data" and pl.file[i] > 0 and np.isfinite(done[i]))),
+        conn_role=tuple(pl.conn_role), conn_segments=res.segments_sent, conn_bytes=res.delivered_bytes,
+        conn_retransmits=res.retransmits, conn_timeouts=res.timeouts, n_connections=len(pl.conns),
+        retransmits=int(res.retransmits.sum()), timeouts=int(res.timeouts.sum()),
+        server_time_wait=int(in_tw.size), passes=passes)
+
+
+def run_transfer(params: FtpParams, seed: SeedLike = 0) -> Transfer:
+    """Return the ``Transfer`` of one ``mget`` session with ``params`` (same seed: same result)."""
+    if not isinstance(params, FtpParams):
+        raise ValueError(f"params={params!r} is not allowed: must be an FtpParams")
+    pl, sc, waits = _plan(params)
+    res, _, passes = simulate_with_waits(sc, waits, seed)
+    return _record(params, pl, res, passes)
+
+
+@lru_cache(maxsize=64)
+def _plan(params: FtpParams) -> tuple[Plan, object, tuple]:
+    """Return the session's plan, scenario and waits: they depend on the parameters only, not the seed,
+    so a sweep over seeds builds them once (building costs more than simulating a small session)."""
+    pl = build_plan(params)
+    return pl, pl.scenario(), tuple(pl.waits)
+
+
+def transfer(seed: int = 0, **params) -> Transfer:
+    """Return ``run_transfer(FtpParams(**params), seed)``: a module-level function for ``run_sweep``."""
+    return run_transfer(FtpParams(**params), seed)
+
+
+def sample_point(params: FtpParams, first_seed: int = 0) -> Sample:
+    """Return the paper's sample for one point: ``time_s`` of sessions with seeds ``first_seed``,
+    ``first_seed + 1``, ... until the 90% confidence half-width is <= ``params.ci_half_width_s``
+    (between ``params.min_runs`` and ``params.max_runs`` sessions; ``Sample.reached`` says if it was)."""
+    if not isinstance(params, FtpParams):
+        raise ValueError(f"params={params!r} is not allowed: must be an FtpParams")
+    return sequential_sample(lambda i: run_transfer(params, first_seed + i).time_s, params.ci_half_width_s,
+                             params.min_runs, params.max_runs)

@@ -1,0 +1,42 @@
+"""FtpParams refuses bad values with the parameter's name, and SCTP until it exists."""
+
+import pytest
+
+from simcore.ftp import FtpParams, paper_design, run_transfer
+
+
+@pytest.mark.parametrize("kw, match", [
+    ({"n_files": 0}, "n_files=0"),
+    ({"file_size_bytes": -5}, "file_size_bytes=-5"),
+    ({"design": "ftp2"}, "design='ftp2'"),
+    ({"transport": "udp"}, "transport='udp'"),
+    ({"loss": 1.0}, "loss=1.0"),
+    ({"loss": float("nan")}, "loss=nan"),
+    ({"rate_bps": 0}, "rate_bps=0"),
+    ({"one_way_delay_s": -0.1}, "one_way_delay_s=-0.1"),
+    ({"queue_packets": 0}, "queue_packets=0"),
+    ({"tcp": "newreno"}, "tcp='newreno'"),
+    ({"n_parallel": 3}, "n_parallel=3 is not allowed with design='ftp'"),
+    ({"design": "single", "mode": "passive"}, "mode='passive'"),
+    ({"design": "ftp", "transport": "tcp_streams"}, "transport='tcp_streams'"),
+    ({"sndbuf_bytes": 0}, "sndbuf_bytes=0"),
+])
+def test_bad_parameters_name_the_parameter_and_the_value(kw, match):
+    with pytest.raises(ValueError, match=match):
+        FtpParams(**kw)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_sctp_designs_are_refused_until_sctp_exists(n):
+    with pytest.raises(ValueError, match="SCTP is not available"):
+        FtpParams(**paper_design(n))
+    with pytest.raises(ValueError, match="params="):
+        run_transfer({"design": "ftp"})
+    with pytest.raises(ValueError, match="n=5"):
+        paper_design(5)
+
+
+def test_paper_design_1_runs_and_rtt_is_twice_the_delay():
+    p = FtpParams(**paper_design(1), n_files=1, file_size_bytes=100)
+    assert p.rtt_s == pytest.approx(0.07)
+    assert run_transfer(p).completed
