@@ -37,7 +37,7 @@ def reductions_figure(rows: list[dict] | None = None) -> go.Figure:
         fig.add_bar(x=list(SIZES), y=[paper[(q, s)] for s in SIZES], name=f"{QUANTITY_LABELS[q]}: paper",
                     marker=dict(color=col, opacity=0.45, line=dict(color=color_for("paper"), width=2)))
         fig.add_bar(x=list(SIZES), y=ours, name=f"{QUANTITY_LABELS[q]}: simcore", marker_color=col)
-    fig.update_layout(barmode="group")
+    fig.update_layout(barmode="group", margin=dict(t=90), title_y=0.97)
     return fig
 
 
@@ -50,9 +50,11 @@ def files_sweep_figure(base: ObjpackParams = REFERENCE) -> go.Figure:
     for q, col in zip(QUANTITIES, ("#0072B2", "#009E73", "#CC79A7"), strict=True):
         fig.add_scatter(x=n, y=[r[f"{q}_reduction_pct"] for r in rows], mode="lines+markers",
                         name=QUANTITY_LABELS[q], line_color=col)
-    fig.add_vline(x=10, line_dash="dot", line_color=color_for("paper"),
-                  annotation_text="paper: flat above ~10 files")
+    top = max(max(r[f"{q}_reduction_pct"] for r in rows) for q in QUANTITIES)
+    fig.add_scatter(x=[10, 10], y=[0, top], mode="lines", name="paper: flat above ~10 files",
+                    line=dict(color=color_for("paper"), dash="dot"))
     fig.update_xaxes(type="log")
+    fig.update_layout(margin=dict(t=90), title_y=0.97)
     return fig
 
 
