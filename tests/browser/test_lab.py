@@ -23,7 +23,8 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHAPTERS = ["00_start_here.ipynb", "00b_tcp_primer.ipynb", "01_admission_control.ipynb", "04_delay_model.ipynb"]
+CHAPTERS = ["00_start_here.ipynb", "00b_tcp_primer.ipynb", "01_admission_control.ipynb", "04_delay_model.ipynb",
+            "05_object_packaging.ipynb"]
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage"]

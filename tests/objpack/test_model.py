@@ -1,0 +1,91 @@
+"""The testbed's packets, bytes and times derived by hand; determinism; Figure 5's trend."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from simcore.objpack import ObjpackParams, simulate_objpack
+from simcore.objpack.reproduce import files_sweep
+from simcore.objpack.streaming import streamed_file_done_s
+
+ONE = ObjpackParams(n_files=1, mean_file_bytes=1000)
+
+
+def test_one_1kb_file_over_http10_counted_by_hand():
+    r = simulate_objpack(ONE, trace=True)
+    # SYN, SYN-ACK, ACK carrying the GET (simcore.packet sends a request written before the connection is
+    # up with the handshake's ACK), the response (180 + 1000 = 1180 <= MSS: one segment), the server's
+    # FIN, the client's FIN+ACK, the server's last ACK: 7 packets, 54 header bytes each (14 + 20 + 20).
+    assert r.packets == 7
+    assert r.bytes == 220 + 1180 + 7 * 54
+    flags = r.packet.packet_trace.flags[r.packet.packet_trace.kind == 0]
+    assert int(np.sum(flags & 1)) == 2 and int(np.sum((flags & 4) != 0)) == 2  # two SYNs, two FINs
+
+
+def test_one_file_response_time_by_hand():
+    p = ONE
+    stack_hdr = p.server_packet_s * p.server_stack_rate_bps / 8  # 625 bytes of per-packet cost
+    fast = lambda ip: ip * 8 / 1e11  # noqa: E731 - the client's NIC and the hub's exit ports
+    medium = lambda ip: (ip + 14 + 24) * 8 / p.link_rate_bps + p.rtt_s / 2 + fast(ip)  # noqa: E731
+    stack = lambda ip: (ip + stack_hdr) * 8 / p.server_stack_rate_bps  # noqa: E731
+    syn_at_server = fast(40) + medium(40)
+    synack_at_client = syn_at_server + stack(40) + medium(40)
+    get_at_server = synack_at_client + fast(260) + medium(40 + 220)
+    written = get_at_server + p.server_file_s + p.server_copy_s_per_byte * 1000
+    done = written + stack(40 + 1180) + medium(40 + 1180)
+    assert simulate_objpack(p).response_time_s == pytest.approx(done, abs=1e-12)
+
+
+def test_package_of_100_files_counted_by_hand():
+    p = ObjpackParams(method="package")
+    r = simulate_objpack(p)
+    name_bytes = sum(len(n) for n in r.page.names)  # "obj0000.html", "obj0001.gif", ...
+    body = 180 + 100 * 1000 + 9 + 100 * (2 + 8 + 1) + name_bytes  # response header, data, package header (FORMAT.md)
+    segs = -(-body // 1460)  # 71 segments, the last one partial
+    # 3 (handshake, GET on its ACK) + data + one delayed ACK per two full segments + server FIN,
+    # client FIN+ACK, last ACK
+    assert r.packets == 3 + segs + (body // 1460) // 2 + 3
+    assert r.bytes == 220 + body + 54 * r.packets
+    assert r.n_connections == 1
+
+
+def test_same_seed_same_result_and_sizes_vary_with_seed():
+    p = ObjpackParams(n_files=20, size_distribution="lognormal", mean_file_bytes=4000, method="parallel")
+    a, b = simulate_objpack(p, 3), simulate_objpack(p, 3)
+    assert a.response_time_s == b.response_time_s and a.packets == b.packets
+    assert np.array_equal(a.file_done_s, b.file_done_s)
+    assert simulate_objpack(p, 4).page.sizes != a.page.sizes
+
+
+def test_every_method_delivers_every_file():
+    p = ObjpackParams(n_files=13, mean_file_bytes=3000, size_distribution="uniform")
+    for m in ("http10", "keepalive", "parallel", "pipelined", "multistream", "package"):
+        r = simulate_objpack(replace(p, method=m))
+        assert np.all(np.isfinite(r.file_done_s)) and r.retransmits == 0
+        assert r.response_time_s == pytest.approx(r.file_done_s.max())
+
+
+def test_compression_shrinks_text_and_the_package_most():
+    p = ObjpackParams(n_files=20, method="package")
+    off, on = simulate_objpack(p), simulate_objpack(replace(p, compress=True))
+    assert on.bytes < off.bytes
+
+
+def test_streamed_package_gives_files_in_order_before_the_end():
+    r = simulate_objpack(ObjpackParams(n_files=30, method="package"), trace=True)
+    t = streamed_file_done_s(r)
+    assert np.all(np.diff(t) >= 0) and t[0] < 0.5 * r.response_time_s
+    assert t[-1] == pytest.approx(r.response_time_s)
+
+
+def test_figure5_trend_flat_above_ten_files():
+    rows = {r["n_files"]: r["response_time_reduction_pct"] for r in files_sweep(n_files=(1, 2, 10, 30, 100))}
+    # one file: the package only adds its header, nothing to save
+    assert abs(rows[1]) < 2.0
+    assert rows[10] - rows[2] > 20.0 and abs(rows[100] - rows[30]) < 5.0
+
+
+def test_rejects_non_params():
+    with pytest.raises(ValueError, match="must be an ObjpackParams"):
+        simulate_objpack({"n_files": 3})
