@@ -79,6 +79,38 @@ def test_streamed_package_gives_files_in_order_before_the_end():
     assert t[-1] == pytest.approx(r.response_time_s)
 
 
+def _data_arrivals_s(r):
+    """Arrival times at the client of the server's data segments (SYN-ACK and FIN excluded), in order."""
+    pt = r.packet.packet_trace
+    sel = (pt.kind == 1) & (pt.direction == 1) & (pt.seqlen > 1)
+    return pt.time_s[sel]
+
+
+def test_streamed_files_become_usable_with_the_segment_holding_their_last_byte():
+    # 3 files of 1000 B named obj0000.html, obj0001.jpg, obj0002.js (12, 11, 10 bytes): the package's
+    # header is 9 + (11 + 12) + (11 + 11) + (11 + 10) = 75 bytes (FORMAT.md), the response 180 + 75 + 3000
+    # = 3255 bytes in segments of 1460: bytes [0, 1460), [1460, 2920), [2920, 3255). The files end at
+    # response offsets 180 + 75 + 1000 = 1255, 2255 and 3255: one in each segment.
+    r = simulate_objpack(ObjpackParams(n_files=3, mean_file_bytes=1000, method="package"), trace=True)
+    assert r.page.names == ("obj0000.html", "obj0001.jpg", "obj0002.js")
+    assert list(r.response_bytes) == [3255]
+    arrivals = _data_arrivals_s(r)
+    assert arrivals.size == 3
+    np.testing.assert_array_equal(streamed_file_done_s(r), arrivals)
+
+
+@pytest.mark.parametrize(("size", "first_segment"), [(1226, 0), (1227, 1)])
+def test_a_file_ending_on_a_segment_boundary_is_usable_with_that_segment(size, first_segment):
+    # 2 files named obj0000.html, obj0001.jpg: header 9 + 23 + 22 = 54 bytes. With 1226-byte files the
+    # first ends at response offset 180 + 54 + 1226 = 1460, the last byte of segment 1; one byte more
+    # and it needs segment 2. The second ends at 180 + 54 + 2 * size <= 2920: segment 2.
+    r = simulate_objpack(ObjpackParams(n_files=2, mean_file_bytes=size, method="package"), trace=True)
+    arrivals = _data_arrivals_s(r)
+    assert arrivals.size == 2
+    t = streamed_file_done_s(r)
+    assert t[0] == arrivals[first_segment] and t[1] == arrivals[1]
+
+
 def test_figure5_trend_flat_above_ten_files():
     rows = {r["n_files"]: r["response_time_reduction_pct"] for r in files_sweep(n_files=(1, 2, 10, 30, 100))}
     # one file: the package only adds its header, nothing to save
