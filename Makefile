@@ -1,7 +1,8 @@
 # Two commands on a fresh machine (Linux or macOS with python3):
 #   make lab    install everything into .venv and open JupyterLab on labs/
 #   make test   install everything (browser included) and run every test
-# Also: make figures (regenerate figures/ headlessly), make bench (print benchmark figures).
+# Also: make figures (regenerate figures/ headlessly), make bench (print benchmark figures),
+#       make book (the chapters, executed, as a static website in book/_build/html).
 
 PY      ?= python3
 VENV    ?= .venv
@@ -10,7 +11,7 @@ STAMP   := $(VENV)/.installed
 # numba writes compiled kernels here (the default beside the sources may be read-only).
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: install lab figures test lint unit notebooks browser-test chromium bench clean
+.PHONY: install lab figures book test lint unit notebooks browser-test chromium bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -27,6 +28,11 @@ lab: install
 
 figures: install
 	$(BIN)/python -m simcore figures all
+
+# Executes each chapter once into book/labs/ (again only when its inputs change), builds with Jupyter Book 1
+# with warnings as errors, and checks the internal links. make test builds it too (tests/test_book.py).
+book: install
+	$(BIN)/python -m simcore book
 
 # Debian/Ubuntu: installs Debian's chromium for the browser test (as root, or with sudo).
 # Elsewhere: install Chromium yourself; without it the browser test is skipped, except under CI=true.
@@ -52,4 +58,4 @@ bench: install
 	for f in benchmarks/bench_*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) .numba_cache test-artifacts
+	rm -rf $(VENV) .numba_cache test-artifacts book/_build book/labs

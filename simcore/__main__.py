@@ -1,5 +1,4 @@
-"""Command line: ``python -m simcore figures [chapter|all] [--out DIR] [--no-png]``, ``notebooks``, ``warm``,
-``package pack|unpack|list``."""
+"""Command line: ``python -m simcore figures|notebooks|warm|book|package`` (``--help`` for each)."""
 
 from __future__ import annotations
 
@@ -22,6 +21,9 @@ def main(argv: list[str] | None = None) -> int:
     nbs.add_argument("paths", nargs="+")
     sub.add_parser("warm", help="compile and cache every numba kernel")
     add_package_parser(sub)
+    book = sub.add_parser("book", help="execute the chapters once and build them as a static book (book/_build)")
+    book.add_argument("--jobs", type=int, default=2, help="chapters executed at once (default: 2)")
+    book.add_argument("--force", action="store_true", help="re-execute every chapter, even if unchanged")
     args = parser.parse_args(argv)
     if args.command == "figures":
         paths = write_figures(args.chapter, args.out, png=not args.no_png)
@@ -37,6 +39,28 @@ def main(argv: list[str] | None = None) -> int:
         print(f"numba kernels ready in {warm_all():.1f} s")
     elif args.command == "package":
         return run_package(args)
+    elif args.command == "book":
+        return _book(args.jobs, args.force)
+    return 0
+
+
+def _book(jobs: int, force: bool) -> int:
+    from pathlib import Path
+
+    from simcore.book import build
+
+    report = build(Path.cwd(), jobs=jobs, force=force)
+    for name, seconds in report.executed:
+        print(f"executed {name} in {seconds:.0f} s")
+    if report.reused:
+        print(f"unchanged, not re-executed: {', '.join(report.reused)}")
+    for line in report.warnings + report.broken_links:
+        print(line, file=sys.stderr)
+    if not report.ok:
+        print(f"book: FAILED (exit code {report.returncode}, {len(report.warnings)} warnings, "
+              f"{len(report.broken_links)} broken links; log in book/_build/build.log)", file=sys.stderr)
+        return 1
+    print(f"book: {report.html_dir / 'index.html'}")
     return 0
 
 

@@ -7,6 +7,9 @@
   inside ``batch_update()`` of each figure (one redraw, no flicker). Errors (a bad combination of
   values) are shown in the panel's status line, never raised into the kernel.
 - ``float_slider`` / ``int_slider`` / ``dropdown``: controls with consistent layout.
+
+With ``SIMCORE_STATIC=1`` (the book's execution step, ``simcore.static``) panels and figures render as
+plain HTML snapshots instead of widgets.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from contextlib import ExitStack
 
 import ipywidgets as widgets
 import plotly.graph_objects as go
+
+from simcore import static
 
 __all__ = [
     "COLORS",
@@ -65,6 +70,9 @@ COLORS: dict[str, str] = {
     "connected": "#0072B2",
     "drop": "#D55E00",
 }
+
+if static.is_static():  # a book build: figures shown in cells render as HTML divs (simcore.static)
+    static.use_static_renderer()
 
 _FALLBACK = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 
@@ -160,7 +168,9 @@ class LivePanel:
         self.controls = dict(controls)
         self.update = update
         self.figures = list(figures)
+        self.title = title
         self.status = widgets.HTML(value="")
+        self.message = ""  # the last update's status message (HTML), without the timing
         self.last_error: Exception | None = None
         self.last_run_ms: float = 0.0
         self.n_runs = 0
@@ -200,6 +210,7 @@ class LivePanel:
             )
             return
         self.last_error = None
+        self.message = message or ""
         self.n_runs += 1
         self.last_run_ms = 1000.0 * (time.perf_counter() - start)
         timing = f"<span style='color:#777'>(re-ran in {self.last_run_ms:.0f} ms)</span>"
@@ -213,4 +224,12 @@ class LivePanel:
             self.controls[name].value = value
 
     def _repr_mimebundle_(self, **kwargs):
+        if static.is_static():  # a book build: no kernel behind the page, show a snapshot
+            return {"text/html": self.static_html(), "text/plain": f"<LivePanel {self.title!r}>"}
         return self.widget._repr_mimebundle_(**kwargs)
+
+    def static_html(self) -> str:
+        """Return the panel as static HTML: its settings, its figures as plotly charts, its status line."""
+        settings = [(getattr(c, "description", "") or name, c.value) for name, c in self.controls.items()]
+        status = self.status.value if self.last_error else self.message
+        return static.panel_html(self.title, settings, self.figures, status)

@@ -208,7 +208,8 @@ def run_sweep(
     ``client.get_executor(pure=False)``), left open; ``None`` runs on a ``ProcessPoolExecutor`` with
     ``max_workers`` processes, shut down at the end. ``chunksize`` calls run per submitted task (default:
     the calls split into about 4 chunks per worker). ``progress`` shows a ``tqdm.auto`` bar (notebook or
-    terminal). Rows come back in grid order whatever the executor; a failing call raises ``SweepError``.
+    terminal; never in a static book build, see ``simcore.static``). Rows come back in grid order whatever
+    the executor; a failing call raises ``SweepError``.
     """
     if not callable(func):
         raise ValueError(f"func={func!r} is not allowed: must be callable as func(**params, seed=seed)")
@@ -246,11 +247,13 @@ def run_sweep(
 
     from tqdm.auto import tqdm
 
+    from simcore.static import is_static
+
     pool = _default_executor(max_workers) if own else executor
     outputs: list[list[dict[str, Any]] | None] = [None] * len(chunks)
     try:
         futures = {pool.submit(_run_chunk, func, chunk): i for i, chunk in enumerate(chunks)}
-        with tqdm(total=len(tasks), disable=not progress, desc="sweep", unit="run") as bar:
+        with tqdm(total=len(tasks), disable=not progress or is_static(), desc="sweep", unit="run") as bar:
             try:
                 for fut in cf.as_completed(futures):
                     i = futures[fut]

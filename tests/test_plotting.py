@@ -55,3 +55,48 @@ def test_slider_from_range_picks_int_or_float_slider():
     rate = slider_from_range(ranges, "rate", "rate", 2.0, continuous_update=True)
     assert isinstance(n, widgets.IntSlider) and (n.min, n.max, n.step, n.value) == (1, 10, 1, 3)
     assert isinstance(rate, widgets.FloatSlider) and rate.continuous_update and rate.max == 20.0
+
+
+def test_live_panel_is_a_widget_in_a_live_kernel(monkeypatch):
+    monkeypatch.delenv("SIMCORE_STATIC", raising=False)
+    panel, _ = _panel()
+    bundle = panel._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle and "text/html" not in bundle
+
+
+def test_live_panel_is_a_static_snapshot_in_a_book_build(monkeypatch):
+    monkeypatch.setenv("SIMCORE_STATIC", "1")
+    panel, _ = _panel()
+    panel.set(x=3.0)
+    bundle = panel._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" not in bundle
+    page = bundle["text/html"]
+    assert page.count("plotly-graph-div") == 1  # the one figure, drawn by plotly.js
+    assert "x <b>3</b>" in page and "x squared is 9" in page  # the settings it shows, and its status line
+    assert "re-ran in" not in page  # no timing in a static page
+    assert "<script src" not in page and "cdn" not in page.lower()  # plotly.js comes from the page, once
+    assert '"y":[9.0]' in page  # drawn at the settings shown
+
+
+def test_static_snapshot_shows_the_error_when_the_last_move_failed(monkeypatch):
+    monkeypatch.setenv("SIMCORE_STATIC", "1")
+    panel, _ = _panel()
+    panel.set(x=9.0)
+    assert "Cannot run with these settings" in panel.static_html()
+
+
+def test_static_renderer_draws_figures_without_embedding_plotly_js():
+    import plotly.io as pio
+
+    from simcore import static
+
+    before = pio.renderers.default
+    try:
+        static.use_static_renderer()
+        fig = new_figure(title="t")
+        fig.add_scatter(x=[0, 1], y=[2, 3])
+        bundle = pio.renderers[static.RENDERER].to_mimebundle(fig.to_dict())
+        assert pio.renderers.default == static.RENDERER and list(bundle) == ["text/html"]
+        assert "Plotly.newPlot" in bundle["text/html"] and "<script src" not in bundle["text/html"]
+    finally:
+        pio.renderers.default = before

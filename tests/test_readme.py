@@ -20,7 +20,7 @@ def test_readme_links_exist_and_commands_are_make_targets():
     missing = [t for t in links if not (ROOT / t).exists()]
     assert not missing, missing
     makefile = (ROOT / "Makefile").read_text()
-    for target in ("lab", "test", "figures"):
+    for target in ("lab", "test", "figures", "book"):
         assert f"make {target}" in readme and re.search(rf"^{target}:", makefile, re.M), target
 
 
