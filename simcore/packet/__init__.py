@@ -21,7 +21,8 @@ Pieces:
 - ``simulate(scenario, seed=0, trace=False) -> PacketResult``; with ``trace=True`` the result carries
   ``tcp_trace`` (cwnd, ssthresh, srtt, seq over time), ``packet_trace`` (send/receive/drop events)
   and ``queue_trace`` (buffer occupancy). ``simcore.packet.plots`` draws them.
-- ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``window_limited_throughput_bps``.
+- ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``padhye_throughput_bps`` (PFTK, with timeouts),
+  ``window_limited_throughput_bps``.
 - ``Connection(multistream=True)`` + ``Message(stream=k)``: SCTP-like per-stream delivery sharing one
   congestion window; ``Connection(header_bytes=...)`` sets its per-packet header size.
 - ``Message(relay_of=k)``: a proxy relays message k's bytes cut-through onto another connection
@@ -33,7 +34,7 @@ Pieces:
 - ``LinkParams(drop_sequence=...)`` loses chosen packets for sure (textbook loss patterns).
 """
 
-from .metrics import jain_index, mathis_throughput_bps, window_limited_throughput_bps
+from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
     POOL_RULES,
     VARIANTS,
@@ -75,6 +76,7 @@ __all__ = [
     "dumbbell",
     "jain_index",
     "mathis_throughput_bps",
+    "padhye_throughput_bps",
     "request_response_scenario",
     "simulate",
     "window_limited_throughput_bps",

@@ -339,8 +339,8 @@ def _write(X, m, t):
     hi[h, L.H_MSG_TAIL] = m
     _update_available(X, h)
     X[L.X_CPI][h >> 1, L.C_WRITTEN + (h & 1)] += 1
+    _maybe_close(X, h >> 1, t)  # an application that writes and closes at once: the FIN rides on the data
     try_send(X, h, t)
-    _maybe_close(X, h >> 1, t)
 
 
 @njit(cache=True, _nrt=False)

@@ -78,7 +78,7 @@ H_RCV_STARTED = 21
 H_RCV_NXT = 22
 H_OOO_N = 23
 H_OOO_CLOCK = 24
-H_DACK_N = 25  # in-order segments not yet acknowledged
+H_DACK_BYTES = 25  # in-order bytes received and not yet acknowledged (delayed ACK)
 H_DACK_GEN = 26
 H_FIN_RCVD = 27
 H_MSG_HEAD = 28  # oldest written, incomplete message on this half (-1 none)
@@ -90,7 +90,9 @@ H_ACK_OWED = 33  # 0 none, 1 now, 2 delayed
 H_DACK_ARMED = 34
 H_PARTIALS = 35
 H_STREAM_END = 36  # end of the messages written so far (H_WRITE_END: of the bytes available)
-HI_N = 37
+H_LT_BYTES = 37  # bytes sent by Limited Transmit since the last new ACK (kept out of ssthresh's FlightSize)
+H_RESCUE_EPOCH = 38  # recovery epoch in which the SACK rescue retransmission (NextSeg rule 4) was sent
+HI_N = 39
 
 # ---- half state, float columns (hf) ------------------------------------------------------------------
 HF_CWND = 0
@@ -111,7 +113,7 @@ HF_N = 12
 C_CLIENT = 0
 C_SERVER = 1
 C_VARIANT = 2
-C_MSS = 3
+C_MSS = 3  # SMSS: data bytes of a full-sized segment (timestamps deducted)
 C_RWND = 4
 C_IW = 5
 C_DELACK = 6
@@ -123,8 +125,10 @@ C_TOTAL = 11  # 11, 12: messages per direction
 C_WRITTEN = 13  # 13, 14: messages written per direction
 C_DONE = 15  # 15, 16: messages completed per direction
 C_MULTISTREAM = 17
-C_HDR = 18  # header bytes per packet of this connection
-CI_N = 19
+C_HDR = 18  # header bytes per packet of this connection (timestamps included)
+C_DUPTHRESH = 19  # duplicate ACKs that trigger fast retransmit
+C_LIMITED_TX = 20  # 1: RFC 3042 Limited Transmit
+CI_N = 21
 
 # ---- connection parameters, float columns (cpf) ------------------------------------------------------
 C_MIN_RTO = 0

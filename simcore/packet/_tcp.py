@@ -1,8 +1,9 @@
-"""Numba TCP sender: RFC 5681 / 6582 / 6675-like SACK congestion control, RFC 6298 timer (receiver:
-``_tcp_recv``).
+"""Numba TCP sender: RFC 5681 / 6582 / 6675 loss recovery, RFC 3042 Limited Transmit, RFC 6298 timer
+(receiver: ``_tcp_recv``).
 
 Every function takes the state tuple ``X`` (see ``_layout``) and a half index ``h``. Sequence numbers
-start at 0 with the SYN; data starts at 1; the FIN takes one number after the data. Segments keep their
+start at 0 with the SYN; data starts at 1; the FIN takes one number after the data and rides on the last
+data segment when it is queued before that segment leaves (else it goes alone). Segments keep their
 boundaries when retransmitted (the sender's scoreboard is a ring of sent segments per half).
 Every packet a host sends carries the cumulative ACK (and, with SACK, up to three SACK blocks) of the
 half it receives, so ACKs piggyback on data and on the SYN-ACK; pure ACKs are sent only when owed.
@@ -80,7 +81,7 @@ def send_packet(X, h, t, flags, seq, seqlen, payload):
         flags |= L.F_ACK
         pi[p, L.P_ACK] = hi[r, L.H_RCV_NXT]
         hi[r, L.H_ACK_OWED] = 0
-        hi[r, L.H_DACK_N] = 0
+        hi[r, L.H_DACK_BYTES] = 0
         if hi[r, L.H_DACK_ARMED] == 1:
             hi[r, L.H_DACK_GEN] += 1
             hi[r, L.H_DACK_ARMED] = 0
@@ -179,30 +180,48 @@ def open_half(X, h, t):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _window_ok(X, h, c, end):
+def _window_ok(X, h, c, end, extra):
+    """Return True if sending up to sequence ``end`` fits in cwnd + ``extra`` bytes and the receive window."""
     hi = X[L.X_HI]
     used = end - hi[h, L.H_SND_UNA]
-    return used <= X[L.X_HF][h, L.HF_CWND] + 1e-9 and used <= X[L.X_CPI][c, L.C_RWND]
+    return used <= X[L.X_HF][h, L.HF_CWND] + extra + 1e-9 and used <= X[L.X_CPI][c, L.C_RWND]
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _limited_transmit_bytes(X, h, c):
+    """Return the bytes RFC 3042 lets half ``h`` send beyond cwnd now: one SMSS per duplicate ACK, up to
+    DupThresh - 1 of them, outside loss recovery (0 when Limited Transmit is off)."""
+    hi = X[L.X_HI]
+    cpi = X[L.X_CPI]
+    if cpi[c, L.C_LIMITED_TX] == 0 or hi[h, L.H_IN_REC] == 1 or hi[h, L.H_DUPACKS] == 0:
+        return 0
+    return min(hi[h, L.H_DUPACKS], cpi[c, L.C_DUPTHRESH] - 1) * cpi[c, L.C_MSS]
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def _new_segment_len(X, h, c):
-    """Return (length, is_fin) of the next new segment of half ``h``, or (0, False) if none."""
+    """Return (data bytes, carries FIN) of the next new segment of half ``h``: up to SMSS of the data
+    available, with the FIN if it is queued right after them (a bare FIN: (0, True)); (0, False) if none."""
     hi = X[L.X_HI]
     smax = hi[h, L.H_SND_MAX]
+    fin_seq = hi[h, L.H_FIN_SEQ]
     avail = hi[h, L.H_WRITE_END] - smax
     if avail > 0:
         mss = X[L.X_CPI][c, L.C_MSS]
-        return (mss if avail > mss else avail), False
-    if hi[h, L.H_FIN_SEQ] >= 0 and smax == hi[h, L.H_FIN_SEQ]:
-        return 1, True
+        ln = mss if avail > mss else avail
+        return ln, fin_seq >= 0 and smax + ln == fin_seq
+    if fin_seq >= 0 and smax == fin_seq:
+        return 0, True
     return 0, False
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def _send_new(X, h, t, ln, fin):
+    """Send a new segment of ``ln`` data bytes (plus the FIN if ``fin``) at snd_max."""
     hi = X[L.X_HI]
     start = hi[h, L.H_SND_MAX]
+    if fin:
+        ln += 1
     off = _append_segment(X, h, start, ln, L.G_FIN if fin else 0)
     send_segment(X, h, off, t, False)
     hi[h, L.H_SND_NXT] = start + ln
@@ -247,7 +266,7 @@ def try_send(X, h, t):
                 hi[h, L.H_SEG_NXT] = off + 1
                 continue
             end = hi[h, L.H_SND_NXT] + ln
-            if not _window_ok(X, h, c, end):
+            if not _window_ok(X, h, c, end, 0):
                 break
             send_segment(X, h, off, t, True)
             hi[h, L.H_SND_NXT] = end
@@ -256,22 +275,61 @@ def try_send(X, h, t):
                 rto_arm(X, h, t)
         else:
             ln, fin = _new_segment_len(X, h, c)
-            if ln == 0 or hi[h, L.H_SEG_N] == cap:
+            if (ln == 0 and not fin) or hi[h, L.H_SEG_N] == cap:
                 break
-            if not _window_ok(X, h, c, hi[h, L.H_SND_MAX] + ln):
-                break
+            end = hi[h, L.H_SND_MAX] + ln
+            if not _window_ok(X, h, c, end, 0):
+                if not _window_ok(X, h, c, end, _limited_transmit_bytes(X, h, c)):
+                    break
+                hi[h, L.H_LT_BYTES] += ln
             _send_new(X, h, t, ln, fin)
         sent += 1
     return sent
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def _is_lost(cnt_above, bytes_above, thresh, mss):
+    """RFC 6675 IsLost: DupThresh SACKed segments above, or more than (DupThresh - 1) SMSS SACKed above."""
+    return cnt_above >= thresh or bytes_above > (thresh - 1) * mss
+
+
+@njit(cache=True, _nrt=False)
+def first_hole_lost(X, h):
+    """Return RFC 6675's IsLost(HighACK + 1) for half ``h`` (the segment at snd_una)."""
+    hi = X[L.X_HI]
+    cpi = X[L.X_CPI]
+    c = h >> 1
+    cap = X[L.X_SEG_S].shape[1]
+    head = hi[h, L.H_SEG_HEAD]
+    cnt = 0
+    nbytes = 0
+    for k in range(1, hi[h, L.H_SEG_N]):
+        idx = head + k
+        if idx >= cap:
+            idx -= cap
+        if X[L.X_SEG_F][h, idx] & L.G_SACKED:
+            cnt += 1
+            nbytes += X[L.X_SEG_L][h, idx]
+    return _is_lost(cnt, nbytes, cpi[c, L.C_DUPTHRESH], cpi[c, L.C_MSS])
+
+
 @njit(cache=True, _nrt=False)
 def _sack_send(X, h, t):
-    """RFC 6675-like loss recovery: retransmit lost holes first, then new data, while cwnd - pipe allows."""
+    """RFC 6675 step (C): while cwnd - pipe >= 1 SMSS, send the segment NextSeg() names.
+
+    A segment's ``seg_e`` equals the recovery epoch once it was retransmitted in this recovery (the
+    segments at or below HighRxt); SetPipe counts an unSACKed segment once unless IsLost, and once more
+    if so retransmitted. NextSeg: (1) the first lost segment not yet retransmitted; (2) new data; (3) the
+    first unSACKed, not yet retransmitted segment below the highest SACKed one; (4) once per recovery,
+    a rescue retransmission of the highest unSACKed segment (not counted in pipe as retransmitted). We
+    skip rule 4 when that segment was already retransmitted in this recovery: the RFC's letter would
+    resend it while its retransmission is in flight; its purpose, a lost tail, is kept."""
     hi = X[L.X_HI]
     hf = X[L.X_HF]
+    cpi = X[L.X_CPI]
     c = h >> 1
-    mss = X[L.X_CPI][c, L.C_MSS]
+    mss = cpi[c, L.C_MSS]
+    thresh = cpi[c, L.C_DUPTHRESH]
     cap = X[L.X_SEG_S].shape[1]
     seg_l = X[L.X_SEG_L]
     seg_f = X[L.X_SEG_F]
@@ -282,39 +340,55 @@ def _sack_send(X, h, t):
         n = hi[h, L.H_SEG_N]
         head = hi[h, L.H_SEG_HEAD]
         pipe = 0
-        sacked_above = 0
-        nxt = -1
+        cnt_above = 0
+        bytes_above = 0
+        nxt1 = -1  # rule 1
+        nxt3 = -1  # rule 3
+        top = -1  # highest unSACKed segment (rule 4)
         for k in range(n - 1, -1, -1):
             idx = head + k
             if idx >= cap:
                 idx -= cap
-            g = seg_f[h, idx]
-            if g & L.G_SACKED:
-                sacked_above += 1
+            ln = seg_l[h, idx]
+            if seg_f[h, idx] & L.G_SACKED:
+                cnt_above += 1
+                bytes_above += ln
                 continue
-            lost = sacked_above >= 3 or k == 0
+            if top < 0:
+                top = k
+            lost = _is_lost(cnt_above, bytes_above, thresh, mss)
             if not lost:
-                pipe += seg_l[h, idx]
+                pipe += ln
             if seg_e[h, idx] == epoch:
-                pipe += seg_l[h, idx]
+                pipe += ln
             elif lost:
-                nxt = k
-        room = hf[h, L.HF_CWND] - pipe
-        if nxt >= 0:
-            idx = head + nxt
+                nxt1 = k
+            elif cnt_above > 0:
+                nxt3 = k
+        if hf[h, L.HF_CWND] - pipe < mss - 1e-9:
+            break
+        ln, fin = _new_segment_len(X, h, c)
+        new_ok = ((ln > 0 or fin) and n < cap
+                  and hi[h, L.H_SND_MAX] + ln - hi[h, L.H_SND_UNA] <= cpi[c, L.C_RWND])
+        if nxt1 >= 0 or (nxt3 >= 0 and not new_ok):
+            k = nxt1 if nxt1 >= 0 else nxt3
+            idx = head + k
             if idx >= cap:
                 idx -= cap
-            if room < seg_l[h, idx] - 1e-9:
-                break
             seg_e[h, idx] = epoch
-            send_segment(X, h, nxt, t, True)
-        else:
-            ln, fin = _new_segment_len(X, h, c)
-            if ln == 0 or n == cap or room < mss - 1e-9:
-                break
-            if hi[h, L.H_SND_MAX] + ln - hi[h, L.H_SND_UNA] > X[L.X_CPI][c, L.C_RWND]:
-                break
+            send_segment(X, h, k, t, True)
+        elif new_ok:
             _send_new(X, h, t, ln, fin)
+        elif top >= 0 and hi[h, L.H_RESCUE_EPOCH] != epoch:
+            idx = head + top
+            if idx >= cap:
+                idx -= cap
+            if seg_e[h, idx] == epoch:
+                break
+            hi[h, L.H_RESCUE_EPOCH] = epoch
+            send_segment(X, h, top, t, True)
+        else:
+            break
         if hf[h, L.HF_RTO_DEADLINE] == _INF:
             rto_arm(X, h, t)
         sent += 1
@@ -395,6 +469,7 @@ def on_ack(X, h, p, t):
         hi[h, L.H_SEG_NXT] = max(0, hi[h, L.H_SEG_NXT] - removed)
         acked = ack - una
         hi[h, L.H_SND_UNA] = ack
+        hi[h, L.H_LT_BYTES] = 0
         if hi[h, L.H_SND_NXT] < ack:
             hi[h, L.H_SND_NXT] = ack
             hi[h, L.H_SEG_NXT] = 0
@@ -403,7 +478,9 @@ def on_ack(X, h, p, t):
             hi[h, L.H_STATE] = L.S_EST
             hf[h, L.HF_EST_T] = t
             if hi[h, L.H_SYN_RETX] > 0:
-                hf[h, L.HF_CWND] = mss
+                hf[h, L.HF_CWND] = mss  # RFC 5681 sec. 3.1: IW = 1 SMSS after a lost SYN
+                if X[L.X_CPF][c, L.C_INIT_RTO] < 3.0:  # RFC 6298 sec. 5.7
+                    hf[h, L.HF_RTO] = min(3.0, X[L.X_CPF][c, L.C_MAX_RTO])
         elif hi[h, L.H_IN_REC] == 1:
             if ack >= hi[h, L.H_RECOVER] or variant == L.V_RENO:
                 hi[h, L.H_IN_REC] = 0
@@ -435,11 +512,15 @@ def on_ack(X, h, p, t):
         trace_tcp(X, h, t, 0)
     elif (ack == una and pi[p, L.P_SEQLEN] == 0 and smax > una and hi[h, L.H_STATE] == L.S_EST):
         hi[h, L.H_DUPACKS] += 1
+        thresh = cpi[c, L.C_DUPTHRESH]
         if hi[h, L.H_IN_REC] == 1:
             if variant != L.V_SACK:
                 hf[h, L.HF_CWND] += mss
-        elif hi[h, L.H_DUPACKS] == 3 and (variant == L.V_RENO or ack > hi[h, L.H_RECOVER]):
-            flight = smax - una
+        elif ((hi[h, L.H_DUPACKS] == thresh or (variant == L.V_SACK and first_hole_lost(X, h)))
+              and (variant == L.V_RENO or ack > hi[h, L.H_RECOVER])):
+            # fast retransmit (RFC 5681 sec. 3.2; RFC 6675 sec. 5 steps 4.1-4.3): the FlightSize that
+            # sets ssthresh leaves out the segments Limited Transmit sent
+            flight = smax - una - hi[h, L.H_LT_BYTES]
             ss = max(flight / 2.0, 2.0 * mss)
             hf[h, L.HF_SSTHRESH] = ss
             hi[h, L.H_RECOVER] = smax
@@ -449,9 +530,11 @@ def on_ack(X, h, p, t):
             hi[h, L.H_REC_EPOCH] += 1
             if variant == L.V_SACK:
                 hf[h, L.HF_CWND] = ss
+                idx = hi[h, L.H_SEG_HEAD]  # step 4.3: HighRxt := the end of the first segment
+                X[L.X_SEG_E][h, idx] = hi[h, L.H_REC_EPOCH]
             else:
-                hf[h, L.HF_CWND] = ss + 3.0 * mss
-                send_segment(X, h, 0, t, True)
+                hf[h, L.HF_CWND] = ss + thresh * mss
+            send_segment(X, h, 0, t, True)
         trace_tcp(X, h, t, 1)
     try_send(X, h, t)
 
@@ -480,6 +563,7 @@ def on_rto(X, h, t):
     hi[h, L.H_RECOVER] = smax
     hi[h, L.H_IN_REC] = 0
     hi[h, L.H_DUPACKS] = 0
+    hi[h, L.H_LT_BYTES] = 0
     hi[h, L.H_RTT_SEQ] = -1
     hi[h, L.H_SND_NXT] = una
     hi[h, L.H_SEG_NXT] = 0

@@ -1,5 +1,9 @@
 """Numba TCP receiver: reassembly of out-of-order segments, the ACK owed (immediate or delayed), SACK
-blocks (most recently changed block first, as RFC 2018 asks)."""
+blocks (most recently changed block first, as RFC 2018 asks).
+
+ACK policy (RFC 5681 sec. 4.2 / RFC 1122): an out-of-order segment, a segment that fills a hole, a FIN
+or the SYN is acknowledged at once; with delayed ACKs, in-order data is acknowledged once two
+full-sized segments' worth (2 SMSS) is unacknowledged, else when the delayed-ACK timer fires."""
 
 from __future__ import annotations
 
@@ -105,9 +109,12 @@ def on_segment(X, r, p, t):
                         found = True
                         break
             hi[r, L.H_RCV_NXT] = rn
-            if (not had_ooo and X[L.X_CPI][r >> 1, L.C_DELACK] == 1 and not flags & L.F_FIN):
-                hi[r, L.H_DACK_N] += 1
-                if hi[r, L.H_DACK_N] < 2:
+            cpi = X[L.X_CPI]
+            if (not had_ooo and cpi[r >> 1, L.C_DELACK] == 1 and not flags & L.F_FIN):
+                # RFC 5681 sec. 4.2: ACK at least every second full-sized segment, i.e. once 2 SMSS of
+                # in-order data are unacknowledged; less waits for the delayed-ACK timer
+                hi[r, L.H_DACK_BYTES] += ln
+                if hi[r, L.H_DACK_BYTES] < 2 * cpi[r >> 1, L.C_MSS]:
                     owed = 2
         elif seq > rn:
             _ooo_insert(X, r, seq, seq + ln)

@@ -30,6 +30,7 @@ __all__ = [
 ]
 
 VARIANTS = ("reno", "newreno", "sack")
+TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
 POOL_RULES = ("fewest_outstanding", "round_robin")
 
 
@@ -193,13 +194,29 @@ class Network:
 class TcpParams:
     """TCP of one connection (both directions).
 
-    variant: 'reno' (RFC 5681), 'newreno' (RFC 6582) or 'sack' (RFC 6675-like recovery).
+    variant: 'reno' (RFC 5681), 'newreno' (RFC 6582) or 'sack' (RFC 6675 loss recovery: entry at the
+        ``dupack_threshold``-th duplicate ACK or as soon as IsLost(HighACK + 1), the first hole
+        retransmitted on entry (step 4.3), then NextSeg rules 1-4 while cwnd - pipe >= 1 SMSS).
+    mss_bytes: the MSS of the path (1460 on a 1500-byte MTU); with ``timestamps`` every segment carries
+        12 bytes of option, so it holds ``mss_bytes - 12`` data bytes (1448) and its header is 12 bytes
+        longer (52 with the default 40-byte TCP/IP header).
     rwnd_bytes: the receiver's advertised window (fixed: the application reads at once).
     initial_window_segments: cwnd at start, in MSS (1 if the SYN had to be retransmitted).
-    min_rto_s / max_rto_s / initial_rto_s: RFC 6298 timer bounds and the RTO before any RTT sample.
-    delayed_ack: ACK every second full segment or after ``delayed_ack_timeout_s``.
+    min_rto_s / max_rto_s / initial_rto_s: RFC 6298 timer bounds and the RTO before any RTT sample. If
+        the SYN (or SYN-ACK) timed out and ``initial_rto_s`` < 3 s, the RTO is re-initialized to 3 s
+        when data transmission begins (RFC 6298 sec. 5.7).
+    delayed_ack: ACK at least every second full-sized segment (2 MSS of in-order data received), or
+        ``delayed_ack_timeout_s`` after the first unacknowledged segment (RFC 5681 sec. 4.2).
     restart_after_idle: RFC 5681 sec. 4.1, cwnd := min(cwnd, IW) after an idle period longer than RTO.
     initial_ssthresh_bytes: None = arbitrarily high (RFC 5681).
+    dupack_threshold: duplicate ACKs that trigger fast retransmit (DupThresh; RFC 5681: 3).
+    limited_transmit: RFC 3042: on each of the first ``dupack_threshold - 1`` duplicate ACKs, send one
+        new segment if the receive window allows (at most cwnd + (dupack_threshold - 1) SMSS
+        outstanding); cwnd is unchanged, and these segments are not counted in the FlightSize that
+        sets ssthresh (RFC 5681 sec. 3.2).
+    timestamps: RFC 7323 timestamps option on every segment (header + 12 bytes, data per segment
+        ``mss_bytes - 12``). Only its size is modelled: RTT samples are still taken once per round
+        trip with Karn's rule, not from every echoed timestamp.
     """
 
     variant: str = "newreno"
@@ -213,10 +230,14 @@ class TcpParams:
     delayed_ack_timeout_s: float = 0.2
     restart_after_idle: bool = True
     initial_ssthresh_bytes: int | None = None
+    dupack_threshold: int = 3
+    limited_transmit: bool = False
+    timestamps: bool = False
 
     def __post_init__(self):
         check_choice("variant", self.variant, VARIANTS)
-        check_int("mss_bytes", self.mss_bytes, 1, 10**6)
+        check_bool("timestamps", self.timestamps)
+        check_int("mss_bytes", self.mss_bytes, 13 if self.timestamps else 1, 10**6)
         check_int("rwnd_bytes", self.rwnd_bytes, 1, 2**30)
         if self.rwnd_bytes < self.mss_bytes:
             raise ValueError(f"rwnd_bytes={self.rwnd_bytes!r} is out of range: must be at least one segment "
@@ -230,6 +251,13 @@ class TcpParams:
         check_bool("restart_after_idle", self.restart_after_idle)
         if self.initial_ssthresh_bytes is not None:
             check_int("initial_ssthresh_bytes", self.initial_ssthresh_bytes, 2 * self.mss_bytes)
+        check_int("dupack_threshold", self.dupack_threshold, 1, 1000)
+        check_bool("limited_transmit", self.limited_transmit)
+
+    @property
+    def segment_bytes(self) -> int:
+        """Data bytes in a full-sized segment (SMSS): ``mss_bytes``, less 12 with timestamps."""
+        return self.mss_bytes - (TIMESTAMP_OPTION_BYTES if self.timestamps else 0)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from simcore.rng import SeedLike, make_generator
 
 from . import _layout as L
 from ._kernel import run
-from .params import POOL_RULES, VARIANTS, Scenario
+from .params import POOL_RULES, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
 from .results import PacketResult, PacketTrace, QueueTrace, TcpTrace
 
 __all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "simulate"]
@@ -43,7 +43,7 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
 
     seg_cap = 64
     for c in sc.connections:
-        seg_cap = max(seg_cap, 2 * math.ceil(c.tcp.rwnd_bytes / c.tcp.mss_bytes) + 8)
+        seg_cap = max(seg_cap, 2 * math.ceil(c.tcp.rwnd_bytes / c.tcp.segment_bytes) + 8)
     ooo_cap = seg_cap // 2 + 2
 
     hi = np.zeros((nh, L.HI_N), np.int64)
@@ -70,14 +70,17 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
         cpi[i, L.C_CLIENT] = c.client
         cpi[i, L.C_SERVER] = c.server
         cpi[i, L.C_VARIANT] = VARIANTS.index(tp.variant)
-        cpi[i, L.C_MSS] = tp.mss_bytes
+        cpi[i, L.C_MSS] = tp.segment_bytes
+        cpi[i, L.C_DUPTHRESH] = tp.dupack_threshold
+        cpi[i, L.C_LIMITED_TX] = int(tp.limited_transmit)
         cpi[i, L.C_RWND] = tp.rwnd_bytes
         cpi[i, L.C_IW] = tp.initial_window_segments
         cpi[i, L.C_DELACK] = int(tp.delayed_ack)
         cpi[i, L.C_IDLE_RESTART] = int(tp.restart_after_idle)
         cpi[i, L.C_CLOSER] = {"client": 0, "server": 1, "none": -1}[c.closer]
         cpi[i, L.C_MULTISTREAM] = int(c.multistream)
-        cpi[i, L.C_HDR] = hdr if c.header_bytes is None else c.header_bytes
+        cpi[i, L.C_HDR] = ((hdr if c.header_bytes is None else c.header_bytes)
+                           + (TIMESTAMP_OPTION_BYTES if tp.timestamps else 0))
         cpf[i, L.C_MIN_RTO] = tp.min_rto_s
         cpf[i, L.C_MAX_RTO] = tp.max_rto_s
         cpf[i, L.C_INIT_RTO] = tp.initial_rto_s
