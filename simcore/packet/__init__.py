@@ -32,10 +32,13 @@ Pieces:
   when it is written ('fewest_outstanding' bytes unacknowledged, or 'round_robin');
   ``PacketResult.message_conn`` records the choice.
 - ``LinkParams(drop_sequence=...)`` loses chosen packets for sure (textbook loss patterns).
+- ``LinkParams(loss_where='arrival')`` applies random and chosen losses before the queue, as Dummynet and
+  netem do (default 'after_transmission'); ``dumbbell(..., symmetric_loss=True)`` loses on both directions.
 """
 
 from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
+    LOSS_WHERE,
     POOL_RULES,
     VARIANTS,
     CbrSource,
@@ -54,6 +57,7 @@ from .simulate import PacketResult, PacketTrace, QueueTrace, TcpTrace, simulate
 from .topology import Dumbbell, chain, dumbbell
 
 __all__ = [
+    "LOSS_WHERE",
     "POOL_RULES",
     "VARIANTS",
     "CbrSource",

@@ -176,7 +176,8 @@ L_HAS_FLUID = 11  # 0 none, 1 continuous fluid, 2 fluid entering in packet-size 
 L_N_OFFERED = 12  # packets offered so far (numbers the deterministic drops)
 L_DROP_PTR = 13
 L_DROP_P1 = 14
-LI_N = 15
+L_LOSS_ARRIVAL = 15  # 1: random/forced loss strikes on arrival, before the queue (0: after transmission)
+LI_N = 16
 
 # ---- link, float columns (lf) ------------------------------------------------------------------------
 L_RATE = 0  # bytes per second

@@ -44,6 +44,7 @@ from ._layout import (
     L_HAS_FLUID,
     L_HDR,
     L_LOSS,
+    L_LOSS_ARRIVAL,
     L_N_DROP_L,
     L_N_DROP_Q,
     L_N_OFFERED,
@@ -273,10 +274,38 @@ def link_occupancy(li, lf, lnk):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
+def _loss_strikes(li, lf, rng, drops, lnk, offered):
+    """Return True if the ``offered``-th packet offered to link ``lnk`` is lost: named in its
+    drop_sequence, or drawn lost from its stream (drawn only when not named)."""
+    dp = li[lnk, L_DROP_PTR]
+    if dp < li[lnk, L_DROP_P1] and drops[dp] == offered:
+        li[lnk, L_DROP_PTR] = dp + 1
+        return True
+    loss = lf[lnk, L_LOSS]
+    return loss > 0.0 and uniform(rng, lnk) < loss
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _drop_lost(li, st, trp, pi, free, p, lnk, t):
+    li[lnk, L_N_DROP_L] += 1
+    st[ST_DROP_L] += 1
+    if st[ST_TRACE] == 1:
+        trace_pkt(trp, st, t, TR_DROP_LOSS, pi, p, lnk)
+    release(free, st, p)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def link_enqueue(li, lf, rdep, rbytes, rng, flu_t, flu_r, pi, free, st, trp, trq,
                  ht, hs, hk, ha, hm, drops, lnk, p, t):
     """Offer packet ``p`` to link ``lnk`` at time ``t``: drop it (queue full or random loss) or schedule
-    its arrival at the far end. Returns 1 if the packet was accepted and not lost, else 0."""
+    its arrival at the far end. Returns 1 if the packet was accepted and not lost, else 0. A random
+    loss strikes on arrival (traced at ``t``) or after transmission (traced at its departure)."""
+    offered = li[lnk, L_N_OFFERED]
+    li[lnk, L_N_OFFERED] = offered + 1
+    arrival_loss = li[lnk, L_LOSS_ARRIVAL] == 1
+    if arrival_loss and _loss_strikes(li, lf, rng, drops, lnk, offered):
+        _drop_lost(li, st, trp, pi, free, p, lnk, t)
+        return 0
     if li[lnk, L_HAS_FLUID] == 2:
         fluid_chunks(li, lf, rdep, rbytes, flu_t, flu_r, lnk, t)
     link_drain(li, lf, rdep, rbytes, lnk, t)
@@ -315,7 +344,6 @@ def link_enqueue(li, lf, rdep, rbytes, rng, flu_t, flu_r, pi, free, st, trp, trq
         if li[lnk, L_QLIM_BYTES] > 0 and qb + size > li[lnk, L_QLIM_BYTES]:
             full = True
     if full:
-        li[lnk, L_N_OFFERED] += 1
         li[lnk, L_N_DROP_Q] += 1
         st[ST_DROP_Q] += 1
         if tracing:
@@ -338,20 +366,8 @@ def link_enqueue(li, lf, rdep, rbytes, rng, flu_t, flu_r, pi, free, st, trp, trq
     if tracing:
         npk, nb = link_occupancy(li, lf, lnk)
         trace_queue(trq, st, t, lnk, npk, nb)
-    loss = lf[lnk, L_LOSS]
-    offered = li[lnk, L_N_OFFERED]
-    li[lnk, L_N_OFFERED] = offered + 1
-    forced = False
-    dp = li[lnk, L_DROP_PTR]
-    if dp < li[lnk, L_DROP_P1] and drops[dp] == offered:
-        forced = True
-        li[lnk, L_DROP_PTR] = dp + 1
-    if forced or (loss > 0.0 and uniform(rng, lnk) < loss):
-        li[lnk, L_N_DROP_L] += 1
-        st[ST_DROP_L] += 1
-        if tracing:
-            trace_pkt(trp, st, dep, TR_DROP_LOSS, pi, p, lnk)
-        release(free, st, p)
+    if not arrival_loss and _loss_strikes(li, lf, rng, drops, lnk, offered):
+        _drop_lost(li, st, trp, pi, free, p, lnk, dep)
         return 0
     push(ht, hs, hk, ha, hm, st, dep + lf[lnk, L_PROP], EV_ARRIVE, p)
     return 1

@@ -24,6 +24,7 @@ __all__ = [
     "Message",
     "ConnectionPool",
     "POOL_RULES",
+    "LOSS_WHERE",
     "CbrSource",
     "Scenario",
     "VARIANTS",
@@ -32,6 +33,7 @@ __all__ = [
 VARIANTS = ("reno", "newreno", "sack")
 TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
 POOL_RULES = ("fewest_outstanding", "round_robin")
+LOSS_WHERE = ("after_transmission", "arrival")
 
 
 def _check_profile(times_s, rates_bps, what: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -96,9 +98,13 @@ class LinkParams:
     """One direction of a point-to-point link.
 
     ``queue_packets`` counts every packet in the buffer including the one being transmitted;
-    ``queue_bytes`` (optional) adds a byte limit. ``loss_prob`` drops each packet after transmission
-    with that probability (its own random stream per link). ``header_bytes`` is the link-layer header
-    added to every IP packet on this link.
+    ``queue_bytes`` (optional) adds a byte limit. ``loss_prob`` loses each packet with that
+    probability (its own random stream per link); ``drop_sequence`` loses the packets offered to the
+    link with those numbers (0 = the first packet that arrives at it, queue drops included).
+    ``loss_where`` says where these losses strike: "after_transmission" (the default: the packet
+    took its place in the buffer and its time on the link, then vanishes, as on a noisy wire) or
+    "arrival" (before the queue, as Dummynet and netem apply loss: a lost packet uses no buffer and no
+    link time). ``header_bytes`` is the link-layer header added to every IP packet on this link.
     """
 
     rate_bps: float = 10e6
@@ -109,6 +115,7 @@ class LinkParams:
     header_bytes: int = 0
     background: FluidBackground | None = None
     drop_sequence: tuple[int, ...] = ()
+    loss_where: str = "after_transmission"
 
     def __post_init__(self):
         check_real("rate_bps", self.rate_bps, 0.0, lo_open=True)
@@ -117,6 +124,7 @@ class LinkParams:
         if self.queue_bytes is not None:
             check_int("queue_bytes", self.queue_bytes, 1)
         check_real("loss_prob", self.loss_prob, 0.0, 1.0, hi_open=True)
+        check_choice("loss_where", self.loss_where, LOSS_WHERE)
         check_int("header_bytes", self.header_bytes, 0, 10**4)
         if self.background is not None and not isinstance(self.background, FluidBackground):
             raise ValueError(f"background={self.background!r} is not allowed: must be a FluidBackground or None")
@@ -162,7 +170,8 @@ class Network:
 
     @staticmethod
     def duplex(a: int, b: int, forward: LinkParams, reverse: LinkParams | None = None) -> tuple[Link, Link]:
-        """Return the two links a->b (``forward``) and b->a (``reverse``, default the same)."""
+        """Return the two links a->b (``forward``) and b->a (``reverse``, default the same: then one
+        ``LinkParams``, loss settings included, describes both directions)."""
         return Link(a, b, forward), Link(b, a, forward if reverse is None else reverse)
 
     def route(self, src: int, dst: int) -> tuple[int, ...]:

@@ -109,6 +109,7 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
         lf[i, L.L_RATE] = p.rate_bps / 8.0
         lf[i, L.L_PROP] = p.delay_s
         lf[i, L.L_LOSS] = p.loss_prob
+        li[i, L.L_LOSS_ARRIVAL] = int(p.loss_where == "arrival")
         li[i, L.L_DROP_PTR] = len(drops)
         drops += list(p.drop_sequence)
         li[i, L.L_DROP_P1] = len(drops)
