@@ -181,7 +181,11 @@ def _at_host(X, p, t):
     elif owed == 2 and hi[r, L.H_DACK_ARMED] == 0:
         hi[r, L.H_DACK_ARMED] = 1
         nh = hi.shape[0]
-        _push(X, t + X[L.X_CPF][r >> 1, L.C_DELACK_S], L.EV_DELACK, hi[r, L.H_DACK_GEN] * nh + r)
+        d = X[L.X_CPF][r >> 1, L.C_DELACK_S]
+        fire = t + d
+        if X[L.X_CPI][r >> 1, L.C_DELACK_TICKS] == 1:  # BSD: the next tick of a clock of period d
+            fire = (math.floor(t / d) + 1.0) * d
+        _push(X, fire, L.EV_DELACK, hi[r, L.H_DACK_GEN] * nh + r)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)

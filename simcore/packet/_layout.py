@@ -128,7 +128,8 @@ C_MULTISTREAM = 17
 C_HDR = 18  # header bytes per packet of this connection (timestamps included)
 C_DUPTHRESH = 19  # duplicate ACKs that trigger fast retransmit
 C_LIMITED_TX = 20  # 1: RFC 3042 Limited Transmit
-CI_N = 21
+C_DELACK_TICKS = 21  # 1: the delayed ACK leaves at the next multiple of the delayed-ACK time (BSD fast timer)
+CI_N = 22
 
 # ---- connection parameters, float columns (cpf) ------------------------------------------------------
 C_MIN_RTO = 0
@@ -139,7 +140,8 @@ C_OPEN_T = 4
 C_TIMEWAIT_T = 5  # result: closer entered TIME-WAIT
 C_CLOSED_T = 6  # result: the peer's FIN was acknowledged (peer CLOSED)
 C_INIT_SSTHRESH = 7
-CF_N = 8
+C_TICK_S = 8  # timer granularity (0: exact): RTT samples, RTO values and expiries in whole ticks
+CF_N = 9
 
 # ---- packet, int columns (pi) ------------------------------------------------------------------------
 P_CONN = 0  # connection, or cbr source for F_CBR

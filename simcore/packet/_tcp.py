@@ -56,6 +56,9 @@ def rto_arm(X, h, t):
     hi = X[L.X_HI]
     hf = X[L.X_HF]
     dl = t + hf[h, L.HF_RTO]
+    tick = X[L.X_CPF][h >> 1, L.C_TICK_S]
+    if tick > 0.0:  # a timer of n ticks expires at the n-th tick of the clock after t (BSD slowtimo)
+        dl = (math.floor(t / tick) + math.ceil(hf[h, L.HF_RTO] / tick - 1e-9)) * tick
     hf[h, L.HF_RTO_DEADLINE] = dl
     if hi[h, L.H_RTO_EV] == 0 or hf[h, L.HF_RTO_EV_T] > dl:
         hi[h, L.H_RTO_GEN] += 1
@@ -396,9 +399,16 @@ def _sack_send(X, h, t):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _rtt_sample(X, h, c, r):
+def _rtt_sample(X, h, c, t0, t):
+    """Feed the RTT of a segment sent at ``t0`` and acknowledged at ``t`` to the RFC 6298 estimator. With
+    a timer granularity G the sample is G times the clock ticks between them, and the RTO is rounded
+    up to whole ticks (as BSD's tick counters)."""
     hf = X[L.X_HF]
     cpf = X[L.X_CPF]
+    tick = cpf[c, L.C_TICK_S]
+    r = t - t0
+    if tick > 0.0:
+        r = tick * (math.floor(t / tick) - math.floor(t0 / tick))
     if hf[h, L.HF_SRTT] < 0.0:
         hf[h, L.HF_SRTT] = r
         hf[h, L.HF_RTTVAR] = r / 2.0
@@ -406,6 +416,8 @@ def _rtt_sample(X, h, c, r):
         hf[h, L.HF_RTTVAR] = 0.75 * hf[h, L.HF_RTTVAR] + 0.25 * abs(hf[h, L.HF_SRTT] - r)
         hf[h, L.HF_SRTT] = 0.875 * hf[h, L.HF_SRTT] + 0.125 * r
     rto = hf[h, L.HF_SRTT] + 4.0 * hf[h, L.HF_RTTVAR]
+    if tick > 0.0:
+        rto = math.ceil(rto / tick - 1e-9) * tick
     hf[h, L.HF_RTO] = min(max(rto, cpf[c, L.C_MIN_RTO]), cpf[c, L.C_MAX_RTO])
 
 
@@ -452,7 +464,7 @@ def on_ack(X, h, p, t):
         _apply_sack(X, h, p)
     if ack > una:
         if hi[h, L.H_RTT_SEQ] >= 0 and ack >= hi[h, L.H_RTT_SEQ]:
-            _rtt_sample(X, h, c, t - hf[h, L.HF_RTT_T0])
+            _rtt_sample(X, h, c, hf[h, L.HF_RTT_T0], t)
             hi[h, L.H_RTT_SEQ] = -1
         cap = X[L.X_SEG_S].shape[1]
         head = hi[h, L.H_SEG_HEAD]

@@ -226,6 +226,15 @@ class TcpParams:
     timestamps: RFC 7323 timestamps option on every segment (header + 12 bytes, data per segment
         ``mss_bytes - 12``). Only its size is modelled: RTT samples are still taken once per round
         trip with Karn's rule, not from every echoed timestamp.
+    timer_granularity_s: 0 (exact timers) or the period G of a coarse TCP clock, as BSD's 500 ms
+        slow timer: an RTT sample is G times the clock ticks between sending and the ACK, the RTO is
+        rounded up to whole ticks, and a timer of n ticks expires at the n-th tick after it is set
+        (between (n - 1) G and n G later). All hosts' clocks tick at multiples of G from time 0.
+    delayed_ack_on_ticks: the delayed ACK leaves at the next multiple of ``delayed_ack_timeout_s``
+        (BSD's 200 ms fast timer: 0 to 200 ms after the segment) rather than exactly that long after.
+
+    ``TcpParams.preset(name)`` gives documented era presets ('bsd44lite', 'freebsd46', 'rfc5681',
+    'linux'; see ``simcore.packet.presets``).
     """
 
     variant: str = "newreno"
@@ -242,6 +251,8 @@ class TcpParams:
     dupack_threshold: int = 3
     limited_transmit: bool = False
     timestamps: bool = False
+    timer_granularity_s: float = 0.0
+    delayed_ack_on_ticks: bool = False
 
     def __post_init__(self):
         check_choice("variant", self.variant, VARIANTS)
@@ -262,6 +273,16 @@ class TcpParams:
             check_int("initial_ssthresh_bytes", self.initial_ssthresh_bytes, 2 * self.mss_bytes)
         check_int("dupack_threshold", self.dupack_threshold, 1, 1000)
         check_bool("limited_transmit", self.limited_transmit)
+        check_real("timer_granularity_s", self.timer_granularity_s, 0.0, 10.0)
+        check_bool("delayed_ack_on_ticks", self.delayed_ack_on_ticks)
+
+    @classmethod
+    def preset(cls, name: str, **overrides) -> TcpParams:
+        """Return the TcpParams of era preset ``name`` ('bsd44lite', 'freebsd46', 'rfc5681', 'linux'),
+        with any field replaced by ``overrides``. Every value and its source: ``simcore.packet.presets``."""
+        from .presets import preset_fields  # a plain table; imported here to keep params free of it
+
+        return cls(**{**preset_fields(name), **overrides})
 
     @property
     def segment_bytes(self) -> int:

@@ -73,6 +73,7 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
         cpi[i, L.C_MSS] = tp.segment_bytes
         cpi[i, L.C_DUPTHRESH] = tp.dupack_threshold
         cpi[i, L.C_LIMITED_TX] = int(tp.limited_transmit)
+        cpi[i, L.C_DELACK_TICKS] = int(tp.delayed_ack_on_ticks)
         cpi[i, L.C_RWND] = tp.rwnd_bytes
         cpi[i, L.C_IW] = tp.initial_window_segments
         cpi[i, L.C_DELACK] = int(tp.delayed_ack)
@@ -85,6 +86,7 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
         cpf[i, L.C_MAX_RTO] = tp.max_rto_s
         cpf[i, L.C_INIT_RTO] = tp.initial_rto_s
         cpf[i, L.C_DELACK_S] = tp.delayed_ack_timeout_s
+        cpf[i, L.C_TICK_S] = tp.timer_granularity_s
         cpf[i, L.C_OPEN_T] = c.open_time_s
         cpf[i, L.C_INIT_SSTHRESH] = 1e30 if tp.initial_ssthresh_bytes is None else tp.initial_ssthresh_bytes
         cpf[i, L.C_TIMEWAIT_T] = np.nan
