@@ -365,7 +365,7 @@ def run(X):
     nh = hi.shape[0]
     events = 0
     while hm[0] > 0:
-        if st[L.ST_FLAGS] & (L.OVF_POOL | L.OVF_HEAP):
+        if st[L.ST_FLAGS] & (L.OVF_POOL | L.OVF_HEAP | L.OVF_RING):
             break
         if ht[0] > t_end:
             break

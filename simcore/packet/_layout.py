@@ -179,7 +179,9 @@ L_N_OFFERED = 12  # packets offered so far (numbers the deterministic drops)
 L_DROP_PTR = 13
 L_DROP_P1 = 14
 L_LOSS_ARRIVAL = 15  # 1: random/forced loss strikes on arrival, before the queue (0: after transmission)
-LI_N = 16
+L_RING_BASE = 16  # this link's ring: entries [base, base + cap) of the flat ring arrays
+L_RING_CAP = 17
+LI_N = 18
 
 # ---- link, float columns (lf) ------------------------------------------------------------------------
 L_RATE = 0  # bytes per second
@@ -221,6 +223,7 @@ OVF_PKTTR = 4
 OVF_TCPTR = 8
 OVF_QTR = 16
 OVF_CBR = 32
+OVF_RING = 64  # a link's ring (sized below its queue limit) was full: redo with full-size rings
 
 # packet trace event kinds
 TR_SEND = 0

@@ -56,6 +56,8 @@ from ._layout import (
     L_QLIM,
     L_QLIM_BYTES,
     L_RATE,
+    L_RING_BASE,
+    L_RING_CAP,
     L_RING_HEAD,
     L_RING_N,
     L_T_LAST,
@@ -64,6 +66,7 @@ from ._layout import (
     OVF_PKTTR,
     OVF_POOL,
     OVF_QTR,
+    OVF_RING,
     P_ACK,
     P_CONN,
     P_DIR,
@@ -169,11 +172,12 @@ def trace_queue(trq, st, t, link, npk, nbytes):
 @njit(cache=True, _nrt=False, forceinline=True)
 def link_drain(li, lf, rdep, rbytes, lnk, t):
     """Forget the packets of link ``lnk`` whose transmission has ended by time ``t``."""
-    cap = rdep.shape[1]
+    cap = li[lnk, L_RING_CAP]
+    base = li[lnk, L_RING_BASE]
     head = li[lnk, L_RING_HEAD]
     n = li[lnk, L_RING_N]
-    while n > 0 and rdep[lnk, head] <= t:
-        lf[lnk, L_QBYTES] -= rbytes[lnk, head]
+    while n > 0 and rdep[base + head] <= t:
+        lf[lnk, L_QBYTES] -= rbytes[base + head]
         head += 1
         if head == cap:
             head = 0
@@ -220,10 +224,11 @@ def ring_append(li, lf, rdep, rbytes, lnk, n, qb, dep, size):
     items and ``qb`` bytes, and keep the transmitter busy until ``dep``. Returns nothing."""
     lf[lnk, L_FREE_AT] = dep
     slot = li[lnk, L_RING_HEAD] + n
-    if slot >= rdep.shape[1]:
-        slot -= rdep.shape[1]
-    rdep[lnk, slot] = dep
-    rbytes[lnk, slot] = size
+    if slot >= li[lnk, L_RING_CAP]:
+        slot -= li[lnk, L_RING_CAP]
+    slot += li[lnk, L_RING_BASE]
+    rdep[slot] = dep
+    rbytes[slot] = size
     li[lnk, L_RING_N] = n + 1
     lf[lnk, L_QBYTES] = qb + size
 
@@ -343,6 +348,10 @@ def link_enqueue(li, lf, rdep, rbytes, rng, flu_t, flu_r, pi, free, st, trp, trq
             full = True
         if li[lnk, L_QLIM_BYTES] > 0 and qb + size > li[lnk, L_QLIM_BYTES]:
             full = True
+    if not full and n >= li[lnk, L_RING_CAP]:  # the ring was sized by a traffic bound that did not hold
+        st[ST_FLAGS] |= OVF_RING
+        release(free, st, p)
+        return 0
     if full:
         li[lnk, L_N_DROP_Q] += 1
         st[ST_DROP_Q] += 1

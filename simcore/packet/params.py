@@ -175,28 +175,63 @@ class Network:
         return Link(a, b, forward), Link(b, a, forward if reverse is None else reverse)
 
     def route(self, src: int, dst: int) -> tuple[int, ...]:
-        """Return the link indices of the fewest-hop path from ``src`` to ``dst`` (ValueError if none)."""
+        """Return the link indices of the fewest-hop path from ``src`` to ``dst`` (ValueError if none).
+
+        One breadth-first search per source over adjacency lists (links in index order, so ties go to
+        the lowest link index), cached on the network: a scenario with many connections pays for each
+        source once, not once per connection."""
         check_int("src", src, 0, self.n_nodes - 1)
         check_int("dst", dst, 0, self.n_nodes - 1)
         if src == dst:
             raise ValueError(f"route: src={src} and dst={dst} must differ")
-        prev = {src: -1}
-        todo = deque([src])
-        while todo:
-            u = todo.popleft()
+        paths = self._route_cache.get((src, dst))
+        if paths is None:
+            prev = self._tree(src)
+            if prev[dst] < 0:
+                raise ValueError(f"route: no path from node {src} to node {dst}")
+            path = []
+            v = dst
+            while v != src:
+                i = prev[v]
+                path.append(i)
+                v = self.links[i].src
+            paths = self._route_cache[(src, dst)] = tuple(reversed(path))
+        return paths
+
+    @property
+    def _route_cache(self) -> dict:
+        cache = self.__dict__.get("_routes")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_routes", cache)  # a cache, not a field: eq/hash/repr ignore it
+        return cache
+
+    def _tree(self, src: int) -> list[int]:
+        """Return, per node, the link by which the fewest-hop search from ``src`` reached it (-1: none)."""
+        trees = self.__dict__.get("_trees")
+        if trees is None:
+            adj: list[list[int]] = [[] for _ in range(self.n_nodes)]
             for i, lk in enumerate(self.links):
-                if lk.src == u and lk.dst not in prev:
-                    prev[lk.dst] = i
-                    todo.append(lk.dst)
-        if dst not in prev:
-            raise ValueError(f"route: no path from node {src} to node {dst}")
-        path = []
-        v = dst
-        while v != src:
-            i = prev[v]
-            path.append(i)
-            v = self.links[i].src
-        return tuple(reversed(path))
+                adj[lk.src].append(i)
+            trees = {"adj": adj}
+            object.__setattr__(self, "_trees", trees)
+        prev = trees.get(src)
+        if prev is None:
+            adj = trees["adj"]
+            prev = [-1] * self.n_nodes
+            seen = [False] * self.n_nodes
+            seen[src] = True
+            todo = deque([src])
+            while todo:
+                u = todo.popleft()
+                for i in adj[u]:
+                    v = self.links[i].dst
+                    if not seen[v]:
+                        seen[v] = True
+                        prev[v] = i
+                        todo.append(v)
+            trees[src] = prev
+        return prev
 
 
 @dataclass(frozen=True)
