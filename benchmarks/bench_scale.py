@@ -72,8 +72,7 @@ def web_scenario(n_conns: int = 100_000, duration_s: float = 600.0, pairs: int =
 def _child(which: str, n_conns: int) -> None:
     from simcore.packet import LinkParams, TcpParams, bulk_scenario, chain, simulate
     from simcore.packet import _layout as L
-    from simcore.packet._kernel import run
-    from simcore.packet.simulate import _build
+    from simcore.packet.simulate import _build, run_to_end
 
     simulate(bulk_scenario(chain(1, LinkParams()), [(0, 1)], TcpParams(), duration_s=0.5))  # warm-up
     rss0 = _rss_mb()
@@ -85,8 +84,9 @@ def _child(which: str, n_conns: int) -> None:
     X = _build(sc, seeds, False, {})[0]
     t_build = time.perf_counter() - t0
     t0 = time.perf_counter()
-    events = run(X)
+    X = run_to_end(X)
     t_kernel = time.perf_counter() - t0
+    events = int(X[L.X_ST][L.ST_EVENTS])
     overflow = int(X[L.X_ST][L.ST_FLAGS])
     del X
     t0 = time.perf_counter()

@@ -14,7 +14,7 @@ from numba import njit
 from simcore.engine import heap_pop
 
 from . import _layout as L
-from ._link import alloc, fluid_advance, fluid_chunks, link_enqueue, push, release, trace_pkt
+from ._link import alloc, fluid_advance, fluid_chunks, give_row, link_enqueue, push, release, trace_pkt
 from ._tcp import on_ack, on_rto, open_half, send_packet, send_segment, trace_tcp, try_send
 from ._tcp_recv import on_segment
 
@@ -67,8 +67,9 @@ def _received(X, r, lo, hi_):
     if hi_ <= rn:
         return True
     a = max(lo, rn)
+    orow = hi[r, L.H_OOO_ROW]
     for i in range(hi[r, L.H_OOO_N]):
-        if X[L.X_OLO][r, i] <= a and X[L.X_OHI][r, i] >= hi_:
+        if X[L.X_OLO][orow, i] <= a and X[L.X_OHI][orow, i] >= hi_:
             return True
     return False
 
@@ -133,7 +134,9 @@ def _deliver(X, r, t):
         _maybe_close(X, c, t)
     fin = hi[r, L.H_RCV_FIN]
     if fin >= 0 and rn > fin and hi[r, L.H_FIN_RCVD] == 0:
-        hi[r, L.H_FIN_RCVD] = 1
+        hi[r, L.H_FIN_RCVD] = 1  # everything received in order: the out-of-order row is free again
+        give_row(X[L.X_OOO_FREE], X[L.X_ST], L.ST_OOO_FREE, hi[r, L.H_OOO_ROW])
+        hi[r, L.H_OOO_ROW] = -1
         X[L.X_HF][r, L.HF_FIN_RCVD_T] = t
         s = r ^ 1
         if hi[s, L.H_FIN_SEQ] < 0:  # passive close: answer with our own FIN
@@ -349,7 +352,11 @@ def _write(X, m, t):
 
 @njit(cache=True, _nrt=False)
 def run(X):
-    """Run the event loop over the state tuple ``X``; return the number of events processed."""
+    """Run the event loop over the state tuple ``X``; return the number of events processed.
+
+    It stops early, between two events, with ``PAUSE_ROWS`` set when a per-half row table (scoreboards,
+    out-of-order blocks) has no free row left: the caller grows the tables and calls ``run`` again,
+    which carries on where it stopped (``simulate.run_to_end``)."""
     ht = X[L.X_HT]
     hs = X[L.X_HS]
     hk = X[L.X_HK]
@@ -364,8 +371,14 @@ def run(X):
     t_end = X[L.X_SCAL][1]
     nh = hi.shape[0]
     events = 0
+    seg_rows = X[L.X_SEG_S].shape[0]
+    ooo_rows = X[L.X_OLO].shape[0]
     while hm[0] > 0:
-        if st[L.ST_FLAGS] & (L.OVF_POOL | L.OVF_HEAP | L.OVF_RING):
+        if st[L.ST_FLAGS] & (L.OVF_POOL | L.OVF_HEAP | L.OVF_RING | L.OVF_ROWS):
+            break
+        # an event takes at most one row of each table: pause for more before none is left
+        if (st[L.ST_SEG_FREE] == 0 and seg_rows < nh) or (st[L.ST_OOO_FREE] == 0 and ooo_rows < nh):
+            st[L.ST_FLAGS] |= L.PAUSE_ROWS
             break
         if ht[0] > t_end:
             break
@@ -418,6 +431,9 @@ def run(X):
         elif k == L.EV_CBR:
             _cbr_emit(X, a, t)
     li = X[L.X_LI]
+    if st[L.ST_FLAGS] & L.PAUSE_ROWS:
+        st[L.ST_EVENTS] += events
+        return events
     for lnk in range(li.shape[0]):  # bring the fluid accounting up to the end time
         if li[lnk, L.L_HAS_FLUID] == 2:
             fluid_chunks(li, X[L.X_LF], X[L.X_RDEP], X[L.X_RBYTES], X[L.X_FLU_T], X[L.X_FLU_R], lnk, t_end)

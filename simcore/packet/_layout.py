@@ -92,7 +92,9 @@ H_PARTIALS = 35
 H_STREAM_END = 36  # end of the messages written so far (H_WRITE_END: of the bytes available)
 H_LT_BYTES = 37  # bytes sent by Limited Transmit since the last new ACK (kept out of ssthresh's FlightSize)
 H_RESCUE_EPOCH = 38  # recovery epoch in which the SACK rescue retransmission (NextSeg rule 4) was sent
-HI_N = 39
+H_SEG_ROW = 39  # row of this sender's scoreboard in X_SEG_* (-1: none; taken at open, given back when its FIN is acked)
+H_OOO_ROW = 40  # row of this receiver's out-of-order blocks in X_OLO/OHI/OAGE (-1; taken at the SYN, back at the FIN)
+HI_N = 41
 
 # ---- half state, float columns (hf) ------------------------------------------------------------------
 HF_CWND = 0
@@ -215,7 +217,9 @@ ST_N_TCPTR = 9
 ST_N_QTR = 10
 ST_N_CBRREC = 11
 ST_TRACE = 12  # 1 when tracing
-ST_N = 13
+ST_SEG_FREE = 13  # free scoreboard rows (X_SEG_FREE[:n])
+ST_OOO_FREE = 14  # free out-of-order rows (X_OOO_FREE[:n])
+ST_N = 15
 
 OVF_POOL = 1
 OVF_HEAP = 2
@@ -224,6 +228,8 @@ OVF_TCPTR = 8
 OVF_QTR = 16
 OVF_CBR = 32
 OVF_RING = 64  # a link's ring (sized below its queue limit) was full: redo with full-size rings
+OVF_ROWS = 128  # no scoreboard / out-of-order row free mid-event: redo with one row per half
+PAUSE_ROWS = 256  # stopped between events for more rows: the caller grows the row arrays and resumes
 
 # packet trace event kinds
 TR_SEND = 0
@@ -313,7 +319,9 @@ X_SCAL = 43  # float64: [tcp/ip header bytes, end time, 1 if any message relays 
 X_DROPS = 44  # int64: concatenated sorted drop_sequence of every link
 X_POOL = 45  # int64 (n_pools, POOL_N): connection pools
 X_POOL_CONN = 46  # int64: the connections of every pool, concatenated
-X_N = 47
+X_SEG_FREE = 47  # int64: free rows of X_SEG_* (first st[ST_SEG_FREE] entries)
+X_OOO_FREE = 48  # int64: free rows of X_OLO/OHI/OAGE
+X_N = 49
 
 # ---- connection pools (X_POOL) -----------------------------------------------------------------------
 PO_P0 = 0  # first and one-past-last index into X_POOL_CONN

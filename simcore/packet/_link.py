@@ -67,6 +67,7 @@ from ._layout import (
     OVF_POOL,
     OVF_QTR,
     OVF_RING,
+    OVF_ROWS,
     P_ACK,
     P_CONN,
     P_DIR,
@@ -124,6 +125,25 @@ def alloc(pi, free, st):
     p = free[n]
     pi[p, :] = 0
     return p
+
+
+@njit(cache=True, _nrt=False)
+def take_row(free, st, counter):
+    """Return a free row of a per-half table whose free list is ``free[:st[counter]]``; if none is free,
+    flag the run for a redo with one row per half and return row 0 (the aborted run is discarded)."""
+    n = st[counter]
+    if n == 0:
+        st[ST_FLAGS] |= OVF_ROWS
+        return 0
+    st[counter] = n - 1
+    return free[n - 1]
+
+
+@njit(cache=True, _nrt=False)
+def give_row(free, st, counter, row):
+    """Return ``row`` to its table's free list."""
+    free[st[counter]] = row
+    st[counter] += 1
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -384,6 +404,8 @@ def link_enqueue(li, lf, rdep, rbytes, rng, flu_t, flu_r, pi, free, st, trp, trq
 
 __all__ = [
     "push",
+    "take_row",
+    "give_row",
     "uniform",
     "alloc",
     "release",

@@ -16,7 +16,7 @@ import math
 from numba import njit
 
 from . import _layout as L
-from ._link import alloc, link_enqueue, push, trace_pkt
+from ._link import alloc, give_row, link_enqueue, push, take_row, trace_pkt
 from ._tcp_recv import fill_sack
 
 _INF = math.inf
@@ -119,13 +119,14 @@ def send_segment(X, h, off, t, retx):
     """Send the segment at ring offset ``off`` of half ``h`` (a retransmission if ``retx``)."""
     hi = X[L.X_HI]
     cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
     idx = hi[h, L.H_SEG_HEAD] + off
     if idx >= cap:
         idx -= cap
     seg_f = X[L.X_SEG_F]
-    start = X[L.X_SEG_S][h, idx]
-    ln = X[L.X_SEG_L][h, idx]
-    g = seg_f[h, idx]
+    start = X[L.X_SEG_S][row, idx]
+    ln = X[L.X_SEG_L][row, idx]
+    g = seg_f[row, idx]
     flags = 0
     payload = ln
     if g & L.G_SYN:
@@ -136,7 +137,7 @@ def send_segment(X, h, off, t, retx):
         payload -= 1
     if retx:
         flags |= L.F_RETX
-        seg_f[h, idx] = g | L.G_RETX
+        seg_f[row, idx] = g | L.G_RETX
         hi[h, L.H_N_RETX] += 1
         hi[h, L.H_RTT_SEQ] = -1  # Karn: no RTT sample while a retransmission is outstanding
     hi[h, L.H_N_SEGS] += 1
@@ -148,14 +149,15 @@ def send_segment(X, h, off, t, retx):
 def _append_segment(X, h, start, ln, g):
     hi = X[L.X_HI]
     cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
     n = hi[h, L.H_SEG_N]
     idx = hi[h, L.H_SEG_HEAD] + n
     if idx >= cap:
         idx -= cap
-    X[L.X_SEG_S][h, idx] = start
-    X[L.X_SEG_L][h, idx] = ln
-    X[L.X_SEG_F][h, idx] = g
-    X[L.X_SEG_E][h, idx] = -1
+    X[L.X_SEG_S][row, idx] = start
+    X[L.X_SEG_L][row, idx] = ln
+    X[L.X_SEG_F][row, idx] = g
+    X[L.X_SEG_E][row, idx] = -1
     hi[h, L.H_SEG_N] = n + 1
     return n
 
@@ -172,6 +174,7 @@ def open_half(X, h, t):
     hf[h, L.HF_CWND] = cpi[c, L.C_IW] * cpi[c, L.C_MSS]
     hf[h, L.HF_SSTHRESH] = cpf[c, L.C_INIT_SSTHRESH]
     hf[h, L.HF_RTO] = cpf[c, L.C_INIT_RTO]
+    hi[h, L.H_SEG_ROW] = take_row(X[L.X_SEG_FREE], X[L.X_ST], L.ST_SEG_FREE)
     off = _append_segment(X, h, 0, 1, L.G_SYN)
     hi[h, L.H_SND_NXT] = 1
     hi[h, L.H_SND_MAX] = 1
@@ -255,6 +258,7 @@ def try_send(X, h, t):
         if hf[h, L.HF_CWND] > rw:
             hf[h, L.HF_CWND] = rw
     cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
     seg_l = X[L.X_SEG_L]
     sent = 0
     while True:
@@ -263,8 +267,8 @@ def try_send(X, h, t):
             idx = hi[h, L.H_SEG_HEAD] + off
             if idx >= cap:
                 idx -= cap
-            ln = seg_l[h, idx]
-            if sack and X[L.X_SEG_F][h, idx] & L.G_SACKED:
+            ln = seg_l[row, idx]
+            if sack and X[L.X_SEG_F][row, idx] & L.G_SACKED:
                 hi[h, L.H_SND_NXT] += ln
                 hi[h, L.H_SEG_NXT] = off + 1
                 continue
@@ -303,6 +307,7 @@ def first_hole_lost(X, h):
     cpi = X[L.X_CPI]
     c = h >> 1
     cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
     head = hi[h, L.H_SEG_HEAD]
     cnt = 0
     nbytes = 0
@@ -310,9 +315,9 @@ def first_hole_lost(X, h):
         idx = head + k
         if idx >= cap:
             idx -= cap
-        if X[L.X_SEG_F][h, idx] & L.G_SACKED:
+        if X[L.X_SEG_F][row, idx] & L.G_SACKED:
             cnt += 1
-            nbytes += X[L.X_SEG_L][h, idx]
+            nbytes += X[L.X_SEG_L][row, idx]
     return _is_lost(cnt, nbytes, cpi[c, L.C_DUPTHRESH], cpi[c, L.C_MSS])
 
 
@@ -334,6 +339,7 @@ def _sack_send(X, h, t):
     mss = cpi[c, L.C_MSS]
     thresh = cpi[c, L.C_DUPTHRESH]
     cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
     seg_l = X[L.X_SEG_L]
     seg_f = X[L.X_SEG_F]
     seg_e = X[L.X_SEG_E]
@@ -352,8 +358,8 @@ def _sack_send(X, h, t):
             idx = head + k
             if idx >= cap:
                 idx -= cap
-            ln = seg_l[h, idx]
-            if seg_f[h, idx] & L.G_SACKED:
+            ln = seg_l[row, idx]
+            if seg_f[row, idx] & L.G_SACKED:
                 cnt_above += 1
                 bytes_above += ln
                 continue
@@ -362,7 +368,7 @@ def _sack_send(X, h, t):
             lost = _is_lost(cnt_above, bytes_above, thresh, mss)
             if not lost:
                 pipe += ln
-            if seg_e[h, idx] == epoch:
+            if seg_e[row, idx] == epoch:
                 pipe += ln
             elif lost:
                 nxt1 = k
@@ -378,7 +384,7 @@ def _sack_send(X, h, t):
             idx = head + k
             if idx >= cap:
                 idx -= cap
-            seg_e[h, idx] = epoch
+            seg_e[row, idx] = epoch
             send_segment(X, h, k, t, True)
         elif new_ok:
             _send_new(X, h, t, ln, fin)
@@ -386,7 +392,7 @@ def _sack_send(X, h, t):
             idx = head + top
             if idx >= cap:
                 idx -= cap
-            if seg_e[h, idx] == epoch:
+            if seg_e[row, idx] == epoch:
                 break
             hi[h, L.H_RESCUE_EPOCH] = epoch
             send_segment(X, h, top, t, True)
@@ -426,6 +432,7 @@ def _apply_sack(X, h, p):
     pi = X[L.X_PI]
     hi = X[L.X_HI]
     cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
     seg_s = X[L.X_SEG_S]
     seg_l = X[L.X_SEG_L]
     seg_f = X[L.X_SEG_F]
@@ -440,9 +447,9 @@ def _apply_sack(X, h, p):
             idx = head + k
             if idx >= cap:
                 idx -= cap
-            s = seg_s[h, idx]
-            if s >= lo and s + seg_l[h, idx] <= hb:
-                seg_f[h, idx] |= L.G_SACKED
+            s = seg_s[row, idx]
+            if s >= lo and s + seg_l[row, idx] <= hb:
+                seg_f[row, idx] |= L.G_SACKED
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -467,10 +474,11 @@ def on_ack(X, h, p, t):
             _rtt_sample(X, h, c, hf[h, L.HF_RTT_T0], t)
             hi[h, L.H_RTT_SEQ] = -1
         cap = X[L.X_SEG_S].shape[1]
+        row = X[L.X_HI][h, L.H_SEG_ROW]
         head = hi[h, L.H_SEG_HEAD]
         n = hi[h, L.H_SEG_N]
         removed = 0
-        while n > 0 and X[L.X_SEG_S][h, head] + X[L.X_SEG_L][h, head] <= ack:
+        while n > 0 and X[L.X_SEG_S][row, head] + X[L.X_SEG_L][row, head] <= ack:
             head += 1
             if head == cap:
                 head = 0
@@ -516,7 +524,9 @@ def on_ack(X, h, p, t):
                     cw += mss * mss / cw
                 hf[h, L.HF_CWND] = cw
         if hi[h, L.H_FIN_SEQ] >= 0 and ack > hi[h, L.H_FIN_SEQ]:
-            hf[h, L.HF_FIN_ACKED_T] = t
+            hf[h, L.HF_FIN_ACKED_T] = t  # all sent and acknowledged: the scoreboard row is free again
+            give_row(X[L.X_SEG_FREE], X[L.X_ST], L.ST_SEG_FREE, hi[h, L.H_SEG_ROW])
+            hi[h, L.H_SEG_ROW] = -1
         if ack == smax:
             hf[h, L.HF_RTO_DEADLINE] = _INF
         elif restart_timer:
@@ -543,7 +553,7 @@ def on_ack(X, h, p, t):
             if variant == L.V_SACK:
                 hf[h, L.HF_CWND] = ss
                 idx = hi[h, L.H_SEG_HEAD]  # step 4.3: HighRxt := the end of the first segment
-                X[L.X_SEG_E][h, idx] = hi[h, L.H_REC_EPOCH]
+                X[L.X_SEG_E][hi[h, L.H_SEG_ROW], idx] = hi[h, L.H_REC_EPOCH]
             else:
                 hf[h, L.HF_CWND] = ss + thresh * mss
             send_segment(X, h, 0, t, True)

@@ -20,7 +20,7 @@ from ._kernel import run
 from .params import POOL_RULES, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
 from .results import PacketResult, PacketTrace, QueueTrace, TcpTrace
 
-__all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "simulate"]
+__all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "simulate", "run_to_end"]
 
 
 def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tuple:
@@ -53,6 +53,8 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
     hi[:, L.H_RCV_FIN] = -1
     hi[:, L.H_WRITE_END] = 1
     hi[:, L.H_STREAM_END] = 1
+    hi[:, L.H_SEG_ROW] = -1
+    hi[:, L.H_OOO_ROW] = -1
     hf[:, L.HF_SRTT] = -1.0
     hf[:, L.HF_RTO_DEADLINE] = np.inf
     hf[:, L.HF_LAST_SEND] = -np.inf
@@ -130,16 +132,21 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
     first += [(s.start_s, L.EV_CBR, k) for k, s in enumerate(sc.cbr)]
     ht, hs, hk, ha, hm = _heap_of(first, heap_cap)
 
+    # Scoreboard and out-of-order rows are taken when a half opens and given back when it is done, so
+    # their tables grow (run_to_end) with the halves open at once, not with all the connections.
+    rows = nh if caps.get("rows_full") else min(nh, 256)
     st = np.zeros(L.ST_N, np.int64)
     st[L.ST_FREE_N] = pool
+    st[L.ST_SEG_FREE] = rows
+    st[L.ST_OOO_FREE] = rows
     st[L.ST_TRACE] = int(trace)
     tr_rows = caps.get("trace", 1 << 16) if trace else 1
     X = (
         hi, hf,
-        np.zeros((nh, seg_cap), np.int64), np.zeros((nh, seg_cap), np.int64),
-        np.zeros((nh, seg_cap), np.int64), np.zeros((nh, seg_cap), np.int64),
-        np.zeros((nh, ooo_cap), np.int64), np.zeros((nh, ooo_cap), np.int64),
-        np.zeros((nh, ooo_cap), np.int64),
+        np.zeros((rows, seg_cap), np.int64), np.zeros((rows, seg_cap), np.int64),
+        np.zeros((rows, seg_cap), np.int64), np.zeros((rows, seg_cap), np.int64),
+        np.zeros((rows, ooo_cap), np.int64), np.zeros((rows, ooo_cap), np.int64),
+        np.zeros((rows, ooo_cap), np.int64),
         cpi, cpf,
         np.zeros((pool, L.PI_N), np.int64), np.zeros((pool, L.PF_N), np.float64),
         np.arange(pool, dtype=np.int64)[::-1].copy(), st,
@@ -153,9 +160,41 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
         np.array([float(hdr), float(sc.duration_s), float(any(m.relay_of >= 0 for m in sc.messages))]),
         np.array(drops or [-1], np.int64),
         poi, np.array(po_conn or [0], np.int64),
+        np.arange(rows - 1, -1, -1, dtype=np.int64), np.arange(rows - 1, -1, -1, dtype=np.int64),
     )
     assert len(X) == L.X_N
     return X, pool, heap_cap, tr_rows, X[L.X_CB_REC].shape[0]
+
+
+_ROW_TABLES = (((L.X_SEG_S, L.X_SEG_L, L.X_SEG_F, L.X_SEG_E), L.X_SEG_FREE, L.ST_SEG_FREE),
+               ((L.X_OLO, L.X_OHI, L.X_OAGE), L.X_OOO_FREE, L.ST_OOO_FREE))
+
+
+def run_to_end(X: tuple) -> tuple:
+    """Run the kernel on ``X`` to its end, doubling a per-half row table whenever it pauses for one;
+    return the (possibly regrown) state tuple."""
+    while True:
+        run(X)
+        st = X[L.X_ST]
+        if not st[L.ST_FLAGS] & L.PAUSE_ROWS:
+            return X
+        nh = X[L.X_HI].shape[0]
+        Y = list(X)
+        for arrays, free_at, count_at in _ROW_TABLES:
+            old = Y[arrays[0]].shape[0]
+            if st[count_at] > 0 or old >= nh:
+                continue
+            new = min(nh, 2 * old)
+            for a in arrays:
+                grown = np.zeros((new, Y[a].shape[1]), Y[a].dtype)
+                grown[:old] = Y[a]
+                Y[a] = grown
+            free = np.zeros(new, np.int64)
+            free[:new - old] = np.arange(new - 1, old - 1, -1)  # the lowest new row is taken first
+            Y[free_at] = free
+            st[count_at] = new - old
+        st[L.ST_FLAGS] &= ~L.PAUSE_ROWS
+        X = tuple(Y)
 
 
 def _heap_of(events: list[tuple[float, int, int]], capacity: int) -> tuple:
@@ -300,7 +339,7 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     caps: dict = {}
     while True:
         X, pool, heap_cap, tr_rows, cbr_rows = _build(scenario, seed_vals, trace, caps)
-        run(X)
+        X = run_to_end(X)
         flags = int(X[L.X_ST][L.ST_FLAGS])
         if flags == 0:
             break
@@ -310,6 +349,8 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
             caps["heap"] = 2 * heap_cap
         if flags & L.OVF_RING:
             caps["rings_full"] = True
+        if flags & L.OVF_ROWS:
+            caps["rows_full"] = True
         st = X[L.X_ST]
         if flags & (L.OVF_PKTTR | L.OVF_TCPTR | L.OVF_QTR):  # the counts went on past the capacity
             caps["trace"] = int(max(st[L.ST_N_PKTTR], st[L.ST_N_TCPTR], st[L.ST_N_QTR])) + 1
