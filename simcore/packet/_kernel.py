@@ -43,7 +43,7 @@ def _maybe_close(X, c, t):
     try_send(X, h, t)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False)
 def _complete(X, r, m, t):
     """Message ``m`` of half ``r`` has wholly reached the application: record it, release its dependents."""
     mf = X[L.X_MF]
@@ -319,7 +319,7 @@ def _pick_conn(X, k, d):
     return best
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False)
 def _write(X, m, t):
     hi = X[L.X_HI]
     mi = X[L.X_MI]
@@ -427,7 +427,8 @@ def run(X):
             if hi[h, L.H_STATE] == L.S_CLOSED:
                 X[L.X_CPI][a, L.C_OPENED] = 1
                 open_half(X, h, t)
-                trace_tcp(X, h, t, 3)
+                if st[L.ST_TRACE] == 1:
+                    trace_tcp(X, h, t, 3)
         elif k == L.EV_CBR:
             _cbr_emit(X, a, t)
     li = X[L.X_LI]

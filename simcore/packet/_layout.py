@@ -11,9 +11,11 @@ project's ``@njit(cache=True)``:
 - ``_nrt=False``: no reference counting. The kernels never allocate (every array is built by
   ``simulate.py``; the heap is preallocated and a full heap aborts the run, which is then redone with
   a larger one), and refcount traffic on the ~45 state arrays cost 5x in run time.
-- ``forceinline=True`` on the functions of the per-packet path: numba passes the state tuple ``X`` as
-  some 400 flattened scalar arguments, so every non-inlined call costs ~3 kB of stack copies; inlining
-  them made the benchmark 2.5x faster (compile time ~60 s once, then cached).
+- ``forceinline=True`` on the functions of the per-packet path only: numba passes the state tuple ``X``
+  as some 400 flattened scalar arguments, so every non-inlined call costs ~3 kB of stack copies;
+  inlining them made the benchmark 2.5x faster. Rare paths are real calls (timeouts ``on_rto``,
+  message writes and completions, drops, ``trace_tcp``, whose call sites test ``ST_TRACE`` first), so
+  their code is compiled once rather than at every inlined call site.
 
 numba's cache does not notice a change in a *callee's* file (and inlined callees live inside their
 callers); ``simcore._cache_guard`` therefore drops simcore's numba caches whenever a file with numba code

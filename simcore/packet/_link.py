@@ -310,7 +310,7 @@ def _loss_strikes(li, lf, rng, drops, lnk, offered):
     return loss > 0.0 and uniform(rng, lnk) < loss
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False)
 def _drop_lost(li, st, trp, pi, free, p, lnk, t):
     li[lnk, L_N_DROP_L] += 1
     st[ST_DROP_L] += 1

@@ -22,7 +22,7 @@ from ._tcp_recv import fill_sack
 _INF = math.inf
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False)
 def trace_tcp(X, h, t, ev):
     """Append (t, half, cwnd, ssthresh, srtt, rto, snd_una, snd_nxt, ev) to the TCP trace when tracing.
 
@@ -531,7 +531,8 @@ def on_ack(X, h, p, t):
             hf[h, L.HF_RTO_DEADLINE] = _INF
         elif restart_timer:
             rto_arm(X, h, t)
-        trace_tcp(X, h, t, 0)
+        if X[L.X_ST][L.ST_TRACE] == 1:
+            trace_tcp(X, h, t, 0)
     elif (ack == una and pi[p, L.P_SEQLEN] == 0 and smax > una and hi[h, L.H_STATE] == L.S_EST):
         hi[h, L.H_DUPACKS] += 1
         thresh = cpi[c, L.C_DUPTHRESH]
@@ -557,11 +558,12 @@ def on_ack(X, h, p, t):
             else:
                 hf[h, L.HF_CWND] = ss + thresh * mss
             send_segment(X, h, 0, t, True)
-        trace_tcp(X, h, t, 1)
+        if X[L.X_ST][L.ST_TRACE] == 1:
+            trace_tcp(X, h, t, 1)
     try_send(X, h, t)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False)
 def on_rto(X, h, t):
     """Retransmission timeout of half ``h``: back off, collapse cwnd to one segment, go back N."""
     hi = X[L.X_HI]
@@ -590,5 +592,6 @@ def on_rto(X, h, t):
     hi[h, L.H_SND_NXT] = una
     hi[h, L.H_SEG_NXT] = 0
     hi[h, L.H_REC_EPOCH] += 1
-    trace_tcp(X, h, t, 2)
+    if X[L.X_ST][L.ST_TRACE] == 1:
+        trace_tcp(X, h, t, 2)
     try_send(X, h, t)
