@@ -23,7 +23,9 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# Warm numba's cache first (a progress bar; minutes only on a machine's first run), then open the lab.
 lab: install
+	$(BIN)/python -m simcore warm
 	$(BIN)/jupyter lab labs/00_start_here.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
 
 figures: install

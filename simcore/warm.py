@@ -6,9 +6,10 @@ Binder's postBuild runs ``python -m simcore warm``; each model adds a tiny run t
 from __future__ import annotations
 
 import importlib
+import sys
 import time
 
-__all__ = ["WARMERS", "warm_all"]
+__all__ = ["WARMERS", "warm_all", "progress_bar"]
 
 # "module:function" entries, each a no-argument function that runs its model once on a tiny input.
 WARMERS: list[str] = [
@@ -51,13 +52,26 @@ def _warm_delay() -> None:
         simulate_ideal(DelayParams(mode=mode))
 
 
+def progress_bar(done: int, total: int, width: int = 24) -> str:
+    """Return a text progress bar such as ``[#########---------------]  3/8``."""
+    filled = width * done // total if total else width
+    return f"[{'#' * filled}{'-' * (width - filled)}] {done:>2}/{total}"
+
+
 def warm_all(verbose: bool = True) -> float:
-    """Run every warmer; return the total wall time in seconds."""
+    """Run every warmer; return the total wall time in seconds. With ``verbose``, say first that a cold
+    cache means compiling (minutes on a first run, seconds after) and show a progress bar per warmer."""
     start = time.perf_counter()
-    for entry in WARMERS:
+    n = len(WARMERS)
+    if verbose:
+        print("Preparing simcore's numba kernels: on the first run on this machine they compile "
+              "(a few minutes); later runs load them from the cache in seconds.", flush=True)
+    for i, entry in enumerate(WARMERS):
         module, func = entry.split(":")
+        if verbose:
+            print(f"\r{progress_bar(i, n)} {entry:<40}", end="", flush=True, file=sys.stdout)
         t0 = time.perf_counter()
         getattr(importlib.import_module(module), func)()
         if verbose:
-            print(f"warmed {entry} in {time.perf_counter() - t0:.1f} s")
+            print(f"\r{progress_bar(i + 1, n)} {entry:<40} {time.perf_counter() - t0:6.1f} s", flush=True)
     return time.perf_counter() - start

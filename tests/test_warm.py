@@ -15,3 +15,11 @@ def test_cli_warm(capsys):
 
     assert main(["warm"]) == 0
     assert "numba kernels ready" in capsys.readouterr().out
+
+
+def test_progress_bar_fills_in_proportion():
+    from simcore.warm import progress_bar
+
+    assert progress_bar(0, 8, width=8) == "[--------]  0/8"
+    assert progress_bar(3, 8, width=8) == "[###-----]  3/8"
+    assert progress_bar(8, 8, width=8) == "[########]  8/8"

@@ -21,7 +21,8 @@ Pieces:
 - ``simulate(scenario, seed=0, trace=False) -> PacketResult``; with ``trace=True`` the result carries
   ``tcp_trace`` (cwnd, ssthresh, srtt, seq over time), ``packet_trace`` (send/receive/drop events)
   and ``queue_trace`` (buffer occupancy). ``simcore.packet.plots`` draws them.
-- ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``window_limited_throughput_bps``.
+- ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``padhye_throughput_bps`` (PFTK, with timeouts),
+  ``window_limited_throughput_bps``.
 - ``Connection(multistream=True)`` + ``Message(stream=k)``: SCTP-like per-stream delivery sharing one
   congestion window; ``Connection(header_bytes=...)`` sets its per-packet header size.
 - ``Message(relay_of=k)``: a proxy relays message k's bytes cut-through onto another connection
@@ -31,10 +32,13 @@ Pieces:
   when it is written ('fewest_outstanding' bytes unacknowledged, or 'round_robin');
   ``PacketResult.message_conn`` records the choice.
 - ``LinkParams(drop_sequence=...)`` loses chosen packets for sure (textbook loss patterns).
+- ``LinkParams(loss_where='arrival')`` applies random and chosen losses before the queue, as Dummynet and
+  netem do (default 'after_transmission'); ``dumbbell(..., symmetric_loss=True)`` loses on both directions.
 """
 
-from .metrics import jain_index, mathis_throughput_bps, window_limited_throughput_bps
+from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
+    LOSS_WHERE,
     POOL_RULES,
     VARIANTS,
     CbrSource,
@@ -53,6 +57,7 @@ from .simulate import PacketResult, PacketTrace, QueueTrace, TcpTrace, simulate
 from .topology import Dumbbell, chain, dumbbell
 
 __all__ = [
+    "LOSS_WHERE",
     "POOL_RULES",
     "VARIANTS",
     "CbrSource",
@@ -75,6 +80,7 @@ __all__ = [
     "dumbbell",
     "jain_index",
     "mathis_throughput_bps",
+    "padhye_throughput_bps",
     "request_response_scenario",
     "simulate",
     "window_limited_throughput_bps",

@@ -14,7 +14,7 @@ from numba import njit
 from simcore.engine import heap_pop
 
 from . import _layout as L
-from ._link import alloc, fluid_advance, fluid_chunks, link_enqueue, push, release, trace_pkt
+from ._link import alloc, fluid_advance, fluid_chunks, give_row, link_enqueue, push, release, trace_pkt
 from ._tcp import on_ack, on_rto, open_half, send_packet, send_segment, trace_tcp, try_send
 from ._tcp_recv import on_segment
 
@@ -43,7 +43,7 @@ def _maybe_close(X, c, t):
     try_send(X, h, t)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False)
 def _complete(X, r, m, t):
     """Message ``m`` of half ``r`` has wholly reached the application: record it, release its dependents."""
     mf = X[L.X_MF]
@@ -67,8 +67,9 @@ def _received(X, r, lo, hi_):
     if hi_ <= rn:
         return True
     a = max(lo, rn)
+    orow = hi[r, L.H_OOO_ROW]
     for i in range(hi[r, L.H_OOO_N]):
-        if X[L.X_OLO][r, i] <= a and X[L.X_OHI][r, i] >= hi_:
+        if X[L.X_OLO][orow, i] <= a and X[L.X_OHI][orow, i] >= hi_:
             return True
     return False
 
@@ -133,7 +134,9 @@ def _deliver(X, r, t):
         _maybe_close(X, c, t)
     fin = hi[r, L.H_RCV_FIN]
     if fin >= 0 and rn > fin and hi[r, L.H_FIN_RCVD] == 0:
-        hi[r, L.H_FIN_RCVD] = 1
+        hi[r, L.H_FIN_RCVD] = 1  # everything received in order: the out-of-order row is free again
+        give_row(X[L.X_OOO_FREE], X[L.X_ST], L.ST_OOO_FREE, hi[r, L.H_OOO_ROW])
+        hi[r, L.H_OOO_ROW] = -1
         X[L.X_HF][r, L.HF_FIN_RCVD_T] = t
         s = r ^ 1
         if hi[s, L.H_FIN_SEQ] < 0:  # passive close: answer with our own FIN
@@ -181,7 +184,11 @@ def _at_host(X, p, t):
     elif owed == 2 and hi[r, L.H_DACK_ARMED] == 0:
         hi[r, L.H_DACK_ARMED] = 1
         nh = hi.shape[0]
-        _push(X, t + X[L.X_CPF][r >> 1, L.C_DELACK_S], L.EV_DELACK, hi[r, L.H_DACK_GEN] * nh + r)
+        d = X[L.X_CPF][r >> 1, L.C_DELACK_S]
+        fire = t + d
+        if X[L.X_CPI][r >> 1, L.C_DELACK_TICKS] == 1:  # BSD: the next tick of a clock of period d
+            fire = (math.floor(t / d) + 1.0) * d
+        _push(X, fire, L.EV_DELACK, hi[r, L.H_DACK_GEN] * nh + r)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -312,7 +319,7 @@ def _pick_conn(X, k, d):
     return best
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False)
 def _write(X, m, t):
     hi = X[L.X_HI]
     mi = X[L.X_MI]
@@ -339,13 +346,17 @@ def _write(X, m, t):
     hi[h, L.H_MSG_TAIL] = m
     _update_available(X, h)
     X[L.X_CPI][h >> 1, L.C_WRITTEN + (h & 1)] += 1
+    _maybe_close(X, h >> 1, t)  # an application that writes and closes at once: the FIN rides on the data
     try_send(X, h, t)
-    _maybe_close(X, h >> 1, t)
 
 
 @njit(cache=True, _nrt=False)
 def run(X):
-    """Run the event loop over the state tuple ``X``; return the number of events processed."""
+    """Run the event loop over the state tuple ``X``; return the number of events processed.
+
+    It stops early, between two events, with ``PAUSE_ROWS`` set when a per-half row table (scoreboards,
+    out-of-order blocks) has no free row left: the caller grows the tables and calls ``run`` again,
+    which carries on where it stopped (``simulate.run_to_end``)."""
     ht = X[L.X_HT]
     hs = X[L.X_HS]
     hk = X[L.X_HK]
@@ -360,8 +371,14 @@ def run(X):
     t_end = X[L.X_SCAL][1]
     nh = hi.shape[0]
     events = 0
+    seg_rows = X[L.X_SEG_S].shape[0]
+    ooo_rows = X[L.X_OLO].shape[0]
     while hm[0] > 0:
-        if st[L.ST_FLAGS] & (L.OVF_POOL | L.OVF_HEAP):
+        if st[L.ST_FLAGS] & (L.OVF_POOL | L.OVF_HEAP | L.OVF_RING | L.OVF_ROWS):
+            break
+        # an event takes at most one row of each table: pause for more before none is left
+        if (st[L.ST_SEG_FREE] == 0 and seg_rows < nh) or (st[L.ST_OOO_FREE] == 0 and ooo_rows < nh):
+            st[L.ST_FLAGS] |= L.PAUSE_ROWS
             break
         if ht[0] > t_end:
             break
@@ -410,10 +427,14 @@ def run(X):
             if hi[h, L.H_STATE] == L.S_CLOSED:
                 X[L.X_CPI][a, L.C_OPENED] = 1
                 open_half(X, h, t)
-                trace_tcp(X, h, t, 3)
+                if st[L.ST_TRACE] == 1:
+                    trace_tcp(X, h, t, 3)
         elif k == L.EV_CBR:
             _cbr_emit(X, a, t)
     li = X[L.X_LI]
+    if st[L.ST_FLAGS] & L.PAUSE_ROWS:
+        st[L.ST_EVENTS] += events
+        return events
     for lnk in range(li.shape[0]):  # bring the fluid accounting up to the end time
         if li[lnk, L.L_HAS_FLUID] == 2:
             fluid_chunks(li, X[L.X_LF], X[L.X_RDEP], X[L.X_RBYTES], X[L.X_FLU_T], X[L.X_FLU_R], lnk, t_end)

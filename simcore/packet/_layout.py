@@ -11,9 +11,11 @@ project's ``@njit(cache=True)``:
 - ``_nrt=False``: no reference counting. The kernels never allocate (every array is built by
   ``simulate.py``; the heap is preallocated and a full heap aborts the run, which is then redone with
   a larger one), and refcount traffic on the ~45 state arrays cost 5x in run time.
-- ``forceinline=True`` on the functions of the per-packet path: numba passes the state tuple ``X`` as
-  some 400 flattened scalar arguments, so every non-inlined call costs ~3 kB of stack copies; inlining
-  them made the benchmark 2.5x faster (compile time ~60 s once, then cached).
+- ``forceinline=True`` on the functions of the per-packet path only: numba passes the state tuple ``X``
+  as some 400 flattened scalar arguments, so every non-inlined call costs ~3 kB of stack copies;
+  inlining them made the benchmark 2.5x faster. Rare paths are real calls (timeouts ``on_rto``,
+  message writes and completions, drops, ``trace_tcp``, whose call sites test ``ST_TRACE`` first), so
+  their code is compiled once rather than at every inlined call site.
 
 numba's cache does not notice a change in a *callee's* file (and inlined callees live inside their
 callers); ``simcore._cache_guard`` therefore drops simcore's numba caches whenever a file with numba code
@@ -78,7 +80,7 @@ H_RCV_STARTED = 21
 H_RCV_NXT = 22
 H_OOO_N = 23
 H_OOO_CLOCK = 24
-H_DACK_N = 25  # in-order segments not yet acknowledged
+H_DACK_BYTES = 25  # in-order bytes received and not yet acknowledged (delayed ACK)
 H_DACK_GEN = 26
 H_FIN_RCVD = 27
 H_MSG_HEAD = 28  # oldest written, incomplete message on this half (-1 none)
@@ -90,7 +92,11 @@ H_ACK_OWED = 33  # 0 none, 1 now, 2 delayed
 H_DACK_ARMED = 34
 H_PARTIALS = 35
 H_STREAM_END = 36  # end of the messages written so far (H_WRITE_END: of the bytes available)
-HI_N = 37
+H_LT_BYTES = 37  # bytes sent by Limited Transmit since the last new ACK (kept out of ssthresh's FlightSize)
+H_RESCUE_EPOCH = 38  # recovery epoch in which the SACK rescue retransmission (NextSeg rule 4) was sent
+H_SEG_ROW = 39  # row of this sender's scoreboard in X_SEG_* (-1: none; taken at open, given back when its FIN is acked)
+H_OOO_ROW = 40  # row of this receiver's out-of-order blocks in X_OLO/OHI/OAGE (-1; taken at the SYN, back at the FIN)
+HI_N = 41
 
 # ---- half state, float columns (hf) ------------------------------------------------------------------
 HF_CWND = 0
@@ -111,7 +117,7 @@ HF_N = 12
 C_CLIENT = 0
 C_SERVER = 1
 C_VARIANT = 2
-C_MSS = 3
+C_MSS = 3  # SMSS: data bytes of a full-sized segment (timestamps deducted)
 C_RWND = 4
 C_IW = 5
 C_DELACK = 6
@@ -123,8 +129,11 @@ C_TOTAL = 11  # 11, 12: messages per direction
 C_WRITTEN = 13  # 13, 14: messages written per direction
 C_DONE = 15  # 15, 16: messages completed per direction
 C_MULTISTREAM = 17
-C_HDR = 18  # header bytes per packet of this connection
-CI_N = 19
+C_HDR = 18  # header bytes per packet of this connection (timestamps included)
+C_DUPTHRESH = 19  # duplicate ACKs that trigger fast retransmit
+C_LIMITED_TX = 20  # 1: RFC 3042 Limited Transmit
+C_DELACK_TICKS = 21  # 1: the delayed ACK leaves at the next multiple of the delayed-ACK time (BSD fast timer)
+CI_N = 22
 
 # ---- connection parameters, float columns (cpf) ------------------------------------------------------
 C_MIN_RTO = 0
@@ -135,7 +144,8 @@ C_OPEN_T = 4
 C_TIMEWAIT_T = 5  # result: closer entered TIME-WAIT
 C_CLOSED_T = 6  # result: the peer's FIN was acknowledged (peer CLOSED)
 C_INIT_SSTHRESH = 7
-CF_N = 8
+C_TICK_S = 8  # timer granularity (0: exact): RTT samples, RTO values and expiries in whole ticks
+CF_N = 9
 
 # ---- packet, int columns (pi) ------------------------------------------------------------------------
 P_CONN = 0  # connection, or cbr source for F_CBR
@@ -172,7 +182,10 @@ L_HAS_FLUID = 11  # 0 none, 1 continuous fluid, 2 fluid entering in packet-size 
 L_N_OFFERED = 12  # packets offered so far (numbers the deterministic drops)
 L_DROP_PTR = 13
 L_DROP_P1 = 14
-LI_N = 15
+L_LOSS_ARRIVAL = 15  # 1: random/forced loss strikes on arrival, before the queue (0: after transmission)
+L_RING_BASE = 16  # this link's ring: entries [base, base + cap) of the flat ring arrays
+L_RING_CAP = 17
+LI_N = 18
 
 # ---- link, float columns (lf) ------------------------------------------------------------------------
 L_RATE = 0  # bytes per second
@@ -206,7 +219,9 @@ ST_N_TCPTR = 9
 ST_N_QTR = 10
 ST_N_CBRREC = 11
 ST_TRACE = 12  # 1 when tracing
-ST_N = 13
+ST_SEG_FREE = 13  # free scoreboard rows (X_SEG_FREE[:n])
+ST_OOO_FREE = 14  # free out-of-order rows (X_OOO_FREE[:n])
+ST_N = 15
 
 OVF_POOL = 1
 OVF_HEAP = 2
@@ -214,6 +229,9 @@ OVF_PKTTR = 4
 OVF_TCPTR = 8
 OVF_QTR = 16
 OVF_CBR = 32
+OVF_RING = 64  # a link's ring (sized below its queue limit) was full: redo with full-size rings
+OVF_ROWS = 128  # no scoreboard / out-of-order row free mid-event: redo with one row per half
+PAUSE_ROWS = 256  # stopped between events for more rows: the caller grows the row arrays and resumes
 
 # packet trace event kinds
 TR_SEND = 0
@@ -303,7 +321,9 @@ X_SCAL = 43  # float64: [tcp/ip header bytes, end time, 1 if any message relays 
 X_DROPS = 44  # int64: concatenated sorted drop_sequence of every link
 X_POOL = 45  # int64 (n_pools, POOL_N): connection pools
 X_POOL_CONN = 46  # int64: the connections of every pool, concatenated
-X_N = 47
+X_SEG_FREE = 47  # int64: free rows of X_SEG_* (first st[ST_SEG_FREE] entries)
+X_OOO_FREE = 48  # int64: free rows of X_OLO/OHI/OAGE
+X_N = 49
 
 # ---- connection pools (X_POOL) -----------------------------------------------------------------------
 PO_P0 = 0  # first and one-past-last index into X_POOL_CONN

@@ -44,6 +44,7 @@ from ._layout import (
     L_HAS_FLUID,
     L_HDR,
     L_LOSS,
+    L_LOSS_ARRIVAL,
     L_N_DROP_L,
     L_N_DROP_Q,
     L_N_OFFERED,
@@ -55,6 +56,8 @@ from ._layout import (
     L_QLIM,
     L_QLIM_BYTES,
     L_RATE,
+    L_RING_BASE,
+    L_RING_CAP,
     L_RING_HEAD,
     L_RING_N,
     L_T_LAST,
@@ -63,6 +66,8 @@ from ._layout import (
     OVF_PKTTR,
     OVF_POOL,
     OVF_QTR,
+    OVF_RING,
+    OVF_ROWS,
     P_ACK,
     P_CONN,
     P_DIR,
@@ -122,6 +127,25 @@ def alloc(pi, free, st):
     return p
 
 
+@njit(cache=True, _nrt=False)
+def take_row(free, st, counter):
+    """Return a free row of a per-half table whose free list is ``free[:st[counter]]``; if none is free,
+    flag the run for a redo with one row per half and return row 0 (the aborted run is discarded)."""
+    n = st[counter]
+    if n == 0:
+        st[ST_FLAGS] |= OVF_ROWS
+        return 0
+    st[counter] = n - 1
+    return free[n - 1]
+
+
+@njit(cache=True, _nrt=False)
+def give_row(free, st, counter, row):
+    """Return ``row`` to its table's free list."""
+    free[st[counter]] = row
+    st[counter] += 1
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def release(free, st, p):
     """Return packet slot ``p`` to the pool."""
@@ -168,11 +192,12 @@ def trace_queue(trq, st, t, link, npk, nbytes):
 @njit(cache=True, _nrt=False, forceinline=True)
 def link_drain(li, lf, rdep, rbytes, lnk, t):
     """Forget the packets of link ``lnk`` whose transmission has ended by time ``t``."""
-    cap = rdep.shape[1]
+    cap = li[lnk, L_RING_CAP]
+    base = li[lnk, L_RING_BASE]
     head = li[lnk, L_RING_HEAD]
     n = li[lnk, L_RING_N]
-    while n > 0 and rdep[lnk, head] <= t:
-        lf[lnk, L_QBYTES] -= rbytes[lnk, head]
+    while n > 0 and rdep[base + head] <= t:
+        lf[lnk, L_QBYTES] -= rbytes[base + head]
         head += 1
         if head == cap:
             head = 0
@@ -219,10 +244,11 @@ def ring_append(li, lf, rdep, rbytes, lnk, n, qb, dep, size):
     items and ``qb`` bytes, and keep the transmitter busy until ``dep``. Returns nothing."""
     lf[lnk, L_FREE_AT] = dep
     slot = li[lnk, L_RING_HEAD] + n
-    if slot >= rdep.shape[1]:
-        slot -= rdep.shape[1]
-    rdep[lnk, slot] = dep
-    rbytes[lnk, slot] = size
+    if slot >= li[lnk, L_RING_CAP]:
+        slot -= li[lnk, L_RING_CAP]
+    slot += li[lnk, L_RING_BASE]
+    rdep[slot] = dep
+    rbytes[slot] = size
     li[lnk, L_RING_N] = n + 1
     lf[lnk, L_QBYTES] = qb + size
 
@@ -273,10 +299,38 @@ def link_occupancy(li, lf, lnk):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
+def _loss_strikes(li, lf, rng, drops, lnk, offered):
+    """Return True if the ``offered``-th packet offered to link ``lnk`` is lost: named in its
+    drop_sequence, or drawn lost from its stream (drawn only when not named)."""
+    dp = li[lnk, L_DROP_PTR]
+    if dp < li[lnk, L_DROP_P1] and drops[dp] == offered:
+        li[lnk, L_DROP_PTR] = dp + 1
+        return True
+    loss = lf[lnk, L_LOSS]
+    return loss > 0.0 and uniform(rng, lnk) < loss
+
+
+@njit(cache=True, _nrt=False)
+def _drop_lost(li, st, trp, pi, free, p, lnk, t):
+    li[lnk, L_N_DROP_L] += 1
+    st[ST_DROP_L] += 1
+    if st[ST_TRACE] == 1:
+        trace_pkt(trp, st, t, TR_DROP_LOSS, pi, p, lnk)
+    release(free, st, p)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def link_enqueue(li, lf, rdep, rbytes, rng, flu_t, flu_r, pi, free, st, trp, trq,
                  ht, hs, hk, ha, hm, drops, lnk, p, t):
     """Offer packet ``p`` to link ``lnk`` at time ``t``: drop it (queue full or random loss) or schedule
-    its arrival at the far end. Returns 1 if the packet was accepted and not lost, else 0."""
+    its arrival at the far end. Returns 1 if the packet was accepted and not lost, else 0. A random
+    loss strikes on arrival (traced at ``t``) or after transmission (traced at its departure)."""
+    offered = li[lnk, L_N_OFFERED]
+    li[lnk, L_N_OFFERED] = offered + 1
+    arrival_loss = li[lnk, L_LOSS_ARRIVAL] == 1
+    if arrival_loss and _loss_strikes(li, lf, rng, drops, lnk, offered):
+        _drop_lost(li, st, trp, pi, free, p, lnk, t)
+        return 0
     if li[lnk, L_HAS_FLUID] == 2:
         fluid_chunks(li, lf, rdep, rbytes, flu_t, flu_r, lnk, t)
     link_drain(li, lf, rdep, rbytes, lnk, t)
@@ -314,8 +368,11 @@ def link_enqueue(li, lf, rdep, rbytes, rng, flu_t, flu_r, pi, free, st, trp, trq
             full = True
         if li[lnk, L_QLIM_BYTES] > 0 and qb + size > li[lnk, L_QLIM_BYTES]:
             full = True
+    if not full and n >= li[lnk, L_RING_CAP]:  # the ring was sized by a traffic bound that did not hold
+        st[ST_FLAGS] |= OVF_RING
+        release(free, st, p)
+        return 0
     if full:
-        li[lnk, L_N_OFFERED] += 1
         li[lnk, L_N_DROP_Q] += 1
         st[ST_DROP_Q] += 1
         if tracing:
@@ -338,20 +395,8 @@ def link_enqueue(li, lf, rdep, rbytes, rng, flu_t, flu_r, pi, free, st, trp, trq
     if tracing:
         npk, nb = link_occupancy(li, lf, lnk)
         trace_queue(trq, st, t, lnk, npk, nb)
-    loss = lf[lnk, L_LOSS]
-    offered = li[lnk, L_N_OFFERED]
-    li[lnk, L_N_OFFERED] = offered + 1
-    forced = False
-    dp = li[lnk, L_DROP_PTR]
-    if dp < li[lnk, L_DROP_P1] and drops[dp] == offered:
-        forced = True
-        li[lnk, L_DROP_PTR] = dp + 1
-    if forced or (loss > 0.0 and uniform(rng, lnk) < loss):
-        li[lnk, L_N_DROP_L] += 1
-        st[ST_DROP_L] += 1
-        if tracing:
-            trace_pkt(trp, st, dep, TR_DROP_LOSS, pi, p, lnk)
-        release(free, st, p)
+    if not arrival_loss and _loss_strikes(li, lf, rng, drops, lnk, offered):
+        _drop_lost(li, st, trp, pi, free, p, lnk, dep)
         return 0
     push(ht, hs, hk, ha, hm, st, dep + lf[lnk, L_PROP], EV_ARRIVE, p)
     return 1
@@ -359,6 +404,8 @@ def link_enqueue(li, lf, rdep, rbytes, rng, flu_t, flu_r, pi, free, st, trp, trq
 
 __all__ = [
     "push",
+    "take_row",
+    "give_row",
     "uniform",
     "alloc",
     "release",

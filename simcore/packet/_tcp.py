@@ -1,8 +1,9 @@
-"""Numba TCP sender: RFC 5681 / 6582 / 6675-like SACK congestion control, RFC 6298 timer (receiver:
-``_tcp_recv``).
+"""Numba TCP sender: RFC 5681 / 6582 / 6675 loss recovery, RFC 3042 Limited Transmit, RFC 6298 timer
+(receiver: ``_tcp_recv``).
 
 Every function takes the state tuple ``X`` (see ``_layout``) and a half index ``h``. Sequence numbers
-start at 0 with the SYN; data starts at 1; the FIN takes one number after the data. Segments keep their
+start at 0 with the SYN; data starts at 1; the FIN takes one number after the data and rides on the last
+data segment when it is queued before that segment leaves (else it goes alone). Segments keep their
 boundaries when retransmitted (the sender's scoreboard is a ring of sent segments per half).
 Every packet a host sends carries the cumulative ACK (and, with SACK, up to three SACK blocks) of the
 half it receives, so ACKs piggyback on data and on the SYN-ACK; pure ACKs are sent only when owed.
@@ -15,13 +16,13 @@ import math
 from numba import njit
 
 from . import _layout as L
-from ._link import alloc, link_enqueue, push, trace_pkt
+from ._link import alloc, give_row, link_enqueue, push, take_row, trace_pkt
 from ._tcp_recv import fill_sack
 
 _INF = math.inf
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False)
 def trace_tcp(X, h, t, ev):
     """Append (t, half, cwnd, ssthresh, srtt, rto, snd_una, snd_nxt, ev) to the TCP trace when tracing.
 
@@ -55,6 +56,9 @@ def rto_arm(X, h, t):
     hi = X[L.X_HI]
     hf = X[L.X_HF]
     dl = t + hf[h, L.HF_RTO]
+    tick = X[L.X_CPF][h >> 1, L.C_TICK_S]
+    if tick > 0.0:  # a timer of n ticks expires at the n-th tick of the clock after t (BSD slowtimo)
+        dl = (math.floor(t / tick) + math.ceil(hf[h, L.HF_RTO] / tick - 1e-9)) * tick
     hf[h, L.HF_RTO_DEADLINE] = dl
     if hi[h, L.H_RTO_EV] == 0 or hf[h, L.HF_RTO_EV_T] > dl:
         hi[h, L.H_RTO_GEN] += 1
@@ -80,7 +84,7 @@ def send_packet(X, h, t, flags, seq, seqlen, payload):
         flags |= L.F_ACK
         pi[p, L.P_ACK] = hi[r, L.H_RCV_NXT]
         hi[r, L.H_ACK_OWED] = 0
-        hi[r, L.H_DACK_N] = 0
+        hi[r, L.H_DACK_BYTES] = 0
         if hi[r, L.H_DACK_ARMED] == 1:
             hi[r, L.H_DACK_GEN] += 1
             hi[r, L.H_DACK_ARMED] = 0
@@ -115,13 +119,14 @@ def send_segment(X, h, off, t, retx):
     """Send the segment at ring offset ``off`` of half ``h`` (a retransmission if ``retx``)."""
     hi = X[L.X_HI]
     cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
     idx = hi[h, L.H_SEG_HEAD] + off
     if idx >= cap:
         idx -= cap
     seg_f = X[L.X_SEG_F]
-    start = X[L.X_SEG_S][h, idx]
-    ln = X[L.X_SEG_L][h, idx]
-    g = seg_f[h, idx]
+    start = X[L.X_SEG_S][row, idx]
+    ln = X[L.X_SEG_L][row, idx]
+    g = seg_f[row, idx]
     flags = 0
     payload = ln
     if g & L.G_SYN:
@@ -132,7 +137,7 @@ def send_segment(X, h, off, t, retx):
         payload -= 1
     if retx:
         flags |= L.F_RETX
-        seg_f[h, idx] = g | L.G_RETX
+        seg_f[row, idx] = g | L.G_RETX
         hi[h, L.H_N_RETX] += 1
         hi[h, L.H_RTT_SEQ] = -1  # Karn: no RTT sample while a retransmission is outstanding
     hi[h, L.H_N_SEGS] += 1
@@ -144,14 +149,15 @@ def send_segment(X, h, off, t, retx):
 def _append_segment(X, h, start, ln, g):
     hi = X[L.X_HI]
     cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
     n = hi[h, L.H_SEG_N]
     idx = hi[h, L.H_SEG_HEAD] + n
     if idx >= cap:
         idx -= cap
-    X[L.X_SEG_S][h, idx] = start
-    X[L.X_SEG_L][h, idx] = ln
-    X[L.X_SEG_F][h, idx] = g
-    X[L.X_SEG_E][h, idx] = -1
+    X[L.X_SEG_S][row, idx] = start
+    X[L.X_SEG_L][row, idx] = ln
+    X[L.X_SEG_F][row, idx] = g
+    X[L.X_SEG_E][row, idx] = -1
     hi[h, L.H_SEG_N] = n + 1
     return n
 
@@ -168,6 +174,7 @@ def open_half(X, h, t):
     hf[h, L.HF_CWND] = cpi[c, L.C_IW] * cpi[c, L.C_MSS]
     hf[h, L.HF_SSTHRESH] = cpf[c, L.C_INIT_SSTHRESH]
     hf[h, L.HF_RTO] = cpf[c, L.C_INIT_RTO]
+    hi[h, L.H_SEG_ROW] = take_row(X[L.X_SEG_FREE], X[L.X_ST], L.ST_SEG_FREE)
     off = _append_segment(X, h, 0, 1, L.G_SYN)
     hi[h, L.H_SND_NXT] = 1
     hi[h, L.H_SND_MAX] = 1
@@ -179,30 +186,48 @@ def open_half(X, h, t):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _window_ok(X, h, c, end):
+def _window_ok(X, h, c, end, extra):
+    """Return True if sending up to sequence ``end`` fits in cwnd + ``extra`` bytes and the receive window."""
     hi = X[L.X_HI]
     used = end - hi[h, L.H_SND_UNA]
-    return used <= X[L.X_HF][h, L.HF_CWND] + 1e-9 and used <= X[L.X_CPI][c, L.C_RWND]
+    return used <= X[L.X_HF][h, L.HF_CWND] + extra + 1e-9 and used <= X[L.X_CPI][c, L.C_RWND]
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _limited_transmit_bytes(X, h, c):
+    """Return the bytes RFC 3042 lets half ``h`` send beyond cwnd now: one SMSS per duplicate ACK, up to
+    DupThresh - 1 of them, outside loss recovery (0 when Limited Transmit is off)."""
+    hi = X[L.X_HI]
+    cpi = X[L.X_CPI]
+    if cpi[c, L.C_LIMITED_TX] == 0 or hi[h, L.H_IN_REC] == 1 or hi[h, L.H_DUPACKS] == 0:
+        return 0
+    return min(hi[h, L.H_DUPACKS], cpi[c, L.C_DUPTHRESH] - 1) * cpi[c, L.C_MSS]
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def _new_segment_len(X, h, c):
-    """Return (length, is_fin) of the next new segment of half ``h``, or (0, False) if none."""
+    """Return (data bytes, carries FIN) of the next new segment of half ``h``: up to SMSS of the data
+    available, with the FIN if it is queued right after them (a bare FIN: (0, True)); (0, False) if none."""
     hi = X[L.X_HI]
     smax = hi[h, L.H_SND_MAX]
+    fin_seq = hi[h, L.H_FIN_SEQ]
     avail = hi[h, L.H_WRITE_END] - smax
     if avail > 0:
         mss = X[L.X_CPI][c, L.C_MSS]
-        return (mss if avail > mss else avail), False
-    if hi[h, L.H_FIN_SEQ] >= 0 and smax == hi[h, L.H_FIN_SEQ]:
-        return 1, True
+        ln = mss if avail > mss else avail
+        return ln, fin_seq >= 0 and smax + ln == fin_seq
+    if fin_seq >= 0 and smax == fin_seq:
+        return 0, True
     return 0, False
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
 def _send_new(X, h, t, ln, fin):
+    """Send a new segment of ``ln`` data bytes (plus the FIN if ``fin``) at snd_max."""
     hi = X[L.X_HI]
     start = hi[h, L.H_SND_MAX]
+    if fin:
+        ln += 1
     off = _append_segment(X, h, start, ln, L.G_FIN if fin else 0)
     send_segment(X, h, off, t, False)
     hi[h, L.H_SND_NXT] = start + ln
@@ -233,6 +258,7 @@ def try_send(X, h, t):
         if hf[h, L.HF_CWND] > rw:
             hf[h, L.HF_CWND] = rw
     cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
     seg_l = X[L.X_SEG_L]
     sent = 0
     while True:
@@ -241,13 +267,13 @@ def try_send(X, h, t):
             idx = hi[h, L.H_SEG_HEAD] + off
             if idx >= cap:
                 idx -= cap
-            ln = seg_l[h, idx]
-            if sack and X[L.X_SEG_F][h, idx] & L.G_SACKED:
+            ln = seg_l[row, idx]
+            if sack and X[L.X_SEG_F][row, idx] & L.G_SACKED:
                 hi[h, L.H_SND_NXT] += ln
                 hi[h, L.H_SEG_NXT] = off + 1
                 continue
             end = hi[h, L.H_SND_NXT] + ln
-            if not _window_ok(X, h, c, end):
+            if not _window_ok(X, h, c, end, 0):
                 break
             send_segment(X, h, off, t, True)
             hi[h, L.H_SND_NXT] = end
@@ -256,23 +282,64 @@ def try_send(X, h, t):
                 rto_arm(X, h, t)
         else:
             ln, fin = _new_segment_len(X, h, c)
-            if ln == 0 or hi[h, L.H_SEG_N] == cap:
+            if (ln == 0 and not fin) or hi[h, L.H_SEG_N] == cap:
                 break
-            if not _window_ok(X, h, c, hi[h, L.H_SND_MAX] + ln):
-                break
+            end = hi[h, L.H_SND_MAX] + ln
+            if not _window_ok(X, h, c, end, 0):
+                if not _window_ok(X, h, c, end, _limited_transmit_bytes(X, h, c)):
+                    break
+                hi[h, L.H_LT_BYTES] += ln
             _send_new(X, h, t, ln, fin)
         sent += 1
     return sent
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def _is_lost(cnt_above, bytes_above, thresh, mss):
+    """RFC 6675 IsLost: DupThresh SACKed segments above, or more than (DupThresh - 1) SMSS SACKed above."""
+    return cnt_above >= thresh or bytes_above > (thresh - 1) * mss
+
+
+@njit(cache=True, _nrt=False)
+def first_hole_lost(X, h):
+    """Return RFC 6675's IsLost(HighACK + 1) for half ``h`` (the segment at snd_una)."""
+    hi = X[L.X_HI]
+    cpi = X[L.X_CPI]
+    c = h >> 1
+    cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
+    head = hi[h, L.H_SEG_HEAD]
+    cnt = 0
+    nbytes = 0
+    for k in range(1, hi[h, L.H_SEG_N]):
+        idx = head + k
+        if idx >= cap:
+            idx -= cap
+        if X[L.X_SEG_F][row, idx] & L.G_SACKED:
+            cnt += 1
+            nbytes += X[L.X_SEG_L][row, idx]
+    return _is_lost(cnt, nbytes, cpi[c, L.C_DUPTHRESH], cpi[c, L.C_MSS])
+
+
 @njit(cache=True, _nrt=False)
 def _sack_send(X, h, t):
-    """RFC 6675-like loss recovery: retransmit lost holes first, then new data, while cwnd - pipe allows."""
+    """RFC 6675 step (C): while cwnd - pipe >= 1 SMSS, send the segment NextSeg() names.
+
+    A segment's ``seg_e`` equals the recovery epoch once it was retransmitted in this recovery (the
+    segments at or below HighRxt); SetPipe counts an unSACKed segment once unless IsLost, and once more
+    if so retransmitted. NextSeg: (1) the first lost segment not yet retransmitted; (2) new data; (3) the
+    first unSACKed, not yet retransmitted segment below the highest SACKed one; (4) once per recovery,
+    a rescue retransmission of the highest unSACKed segment (not counted in pipe as retransmitted). We
+    skip rule 4 when that segment was already retransmitted in this recovery: the RFC's letter would
+    resend it while its retransmission is in flight; its purpose, a lost tail, is kept."""
     hi = X[L.X_HI]
     hf = X[L.X_HF]
+    cpi = X[L.X_CPI]
     c = h >> 1
-    mss = X[L.X_CPI][c, L.C_MSS]
+    mss = cpi[c, L.C_MSS]
+    thresh = cpi[c, L.C_DUPTHRESH]
     cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
     seg_l = X[L.X_SEG_L]
     seg_f = X[L.X_SEG_F]
     seg_e = X[L.X_SEG_E]
@@ -282,39 +349,55 @@ def _sack_send(X, h, t):
         n = hi[h, L.H_SEG_N]
         head = hi[h, L.H_SEG_HEAD]
         pipe = 0
-        sacked_above = 0
-        nxt = -1
+        cnt_above = 0
+        bytes_above = 0
+        nxt1 = -1  # rule 1
+        nxt3 = -1  # rule 3
+        top = -1  # highest unSACKed segment (rule 4)
         for k in range(n - 1, -1, -1):
             idx = head + k
             if idx >= cap:
                 idx -= cap
-            g = seg_f[h, idx]
-            if g & L.G_SACKED:
-                sacked_above += 1
+            ln = seg_l[row, idx]
+            if seg_f[row, idx] & L.G_SACKED:
+                cnt_above += 1
+                bytes_above += ln
                 continue
-            lost = sacked_above >= 3 or k == 0
+            if top < 0:
+                top = k
+            lost = _is_lost(cnt_above, bytes_above, thresh, mss)
             if not lost:
-                pipe += seg_l[h, idx]
-            if seg_e[h, idx] == epoch:
-                pipe += seg_l[h, idx]
+                pipe += ln
+            if seg_e[row, idx] == epoch:
+                pipe += ln
             elif lost:
-                nxt = k
-        room = hf[h, L.HF_CWND] - pipe
-        if nxt >= 0:
-            idx = head + nxt
+                nxt1 = k
+            elif cnt_above > 0:
+                nxt3 = k
+        if hf[h, L.HF_CWND] - pipe < mss - 1e-9:
+            break
+        ln, fin = _new_segment_len(X, h, c)
+        new_ok = ((ln > 0 or fin) and n < cap
+                  and hi[h, L.H_SND_MAX] + ln - hi[h, L.H_SND_UNA] <= cpi[c, L.C_RWND])
+        if nxt1 >= 0 or (nxt3 >= 0 and not new_ok):
+            k = nxt1 if nxt1 >= 0 else nxt3
+            idx = head + k
             if idx >= cap:
                 idx -= cap
-            if room < seg_l[h, idx] - 1e-9:
-                break
-            seg_e[h, idx] = epoch
-            send_segment(X, h, nxt, t, True)
-        else:
-            ln, fin = _new_segment_len(X, h, c)
-            if ln == 0 or n == cap or room < mss - 1e-9:
-                break
-            if hi[h, L.H_SND_MAX] + ln - hi[h, L.H_SND_UNA] > X[L.X_CPI][c, L.C_RWND]:
-                break
+            seg_e[row, idx] = epoch
+            send_segment(X, h, k, t, True)
+        elif new_ok:
             _send_new(X, h, t, ln, fin)
+        elif top >= 0 and hi[h, L.H_RESCUE_EPOCH] != epoch:
+            idx = head + top
+            if idx >= cap:
+                idx -= cap
+            if seg_e[row, idx] == epoch:
+                break
+            hi[h, L.H_RESCUE_EPOCH] = epoch
+            send_segment(X, h, top, t, True)
+        else:
+            break
         if hf[h, L.HF_RTO_DEADLINE] == _INF:
             rto_arm(X, h, t)
         sent += 1
@@ -322,9 +405,16 @@ def _sack_send(X, h, t):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _rtt_sample(X, h, c, r):
+def _rtt_sample(X, h, c, t0, t):
+    """Feed the RTT of a segment sent at ``t0`` and acknowledged at ``t`` to the RFC 6298 estimator. With
+    a timer granularity G the sample is G times the clock ticks between them, and the RTO is rounded
+    up to whole ticks (as BSD's tick counters)."""
     hf = X[L.X_HF]
     cpf = X[L.X_CPF]
+    tick = cpf[c, L.C_TICK_S]
+    r = t - t0
+    if tick > 0.0:
+        r = tick * (math.floor(t / tick) - math.floor(t0 / tick))
     if hf[h, L.HF_SRTT] < 0.0:
         hf[h, L.HF_SRTT] = r
         hf[h, L.HF_RTTVAR] = r / 2.0
@@ -332,6 +422,8 @@ def _rtt_sample(X, h, c, r):
         hf[h, L.HF_RTTVAR] = 0.75 * hf[h, L.HF_RTTVAR] + 0.25 * abs(hf[h, L.HF_SRTT] - r)
         hf[h, L.HF_SRTT] = 0.875 * hf[h, L.HF_SRTT] + 0.125 * r
     rto = hf[h, L.HF_SRTT] + 4.0 * hf[h, L.HF_RTTVAR]
+    if tick > 0.0:
+        rto = math.ceil(rto / tick - 1e-9) * tick
     hf[h, L.HF_RTO] = min(max(rto, cpf[c, L.C_MIN_RTO]), cpf[c, L.C_MAX_RTO])
 
 
@@ -340,6 +432,7 @@ def _apply_sack(X, h, p):
     pi = X[L.X_PI]
     hi = X[L.X_HI]
     cap = X[L.X_SEG_S].shape[1]
+    row = X[L.X_HI][h, L.H_SEG_ROW]
     seg_s = X[L.X_SEG_S]
     seg_l = X[L.X_SEG_L]
     seg_f = X[L.X_SEG_F]
@@ -354,9 +447,9 @@ def _apply_sack(X, h, p):
             idx = head + k
             if idx >= cap:
                 idx -= cap
-            s = seg_s[h, idx]
-            if s >= lo and s + seg_l[h, idx] <= hb:
-                seg_f[h, idx] |= L.G_SACKED
+            s = seg_s[row, idx]
+            if s >= lo and s + seg_l[row, idx] <= hb:
+                seg_f[row, idx] |= L.G_SACKED
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -378,13 +471,14 @@ def on_ack(X, h, p, t):
         _apply_sack(X, h, p)
     if ack > una:
         if hi[h, L.H_RTT_SEQ] >= 0 and ack >= hi[h, L.H_RTT_SEQ]:
-            _rtt_sample(X, h, c, t - hf[h, L.HF_RTT_T0])
+            _rtt_sample(X, h, c, hf[h, L.HF_RTT_T0], t)
             hi[h, L.H_RTT_SEQ] = -1
         cap = X[L.X_SEG_S].shape[1]
+        row = X[L.X_HI][h, L.H_SEG_ROW]
         head = hi[h, L.H_SEG_HEAD]
         n = hi[h, L.H_SEG_N]
         removed = 0
-        while n > 0 and X[L.X_SEG_S][h, head] + X[L.X_SEG_L][h, head] <= ack:
+        while n > 0 and X[L.X_SEG_S][row, head] + X[L.X_SEG_L][row, head] <= ack:
             head += 1
             if head == cap:
                 head = 0
@@ -395,6 +489,7 @@ def on_ack(X, h, p, t):
         hi[h, L.H_SEG_NXT] = max(0, hi[h, L.H_SEG_NXT] - removed)
         acked = ack - una
         hi[h, L.H_SND_UNA] = ack
+        hi[h, L.H_LT_BYTES] = 0
         if hi[h, L.H_SND_NXT] < ack:
             hi[h, L.H_SND_NXT] = ack
             hi[h, L.H_SEG_NXT] = 0
@@ -403,7 +498,9 @@ def on_ack(X, h, p, t):
             hi[h, L.H_STATE] = L.S_EST
             hf[h, L.HF_EST_T] = t
             if hi[h, L.H_SYN_RETX] > 0:
-                hf[h, L.HF_CWND] = mss
+                hf[h, L.HF_CWND] = mss  # RFC 5681 sec. 3.1: IW = 1 SMSS after a lost SYN
+                if X[L.X_CPF][c, L.C_INIT_RTO] < 3.0:  # RFC 6298 sec. 5.7
+                    hf[h, L.HF_RTO] = min(3.0, X[L.X_CPF][c, L.C_MAX_RTO])
         elif hi[h, L.H_IN_REC] == 1:
             if ack >= hi[h, L.H_RECOVER] or variant == L.V_RENO:
                 hi[h, L.H_IN_REC] = 0
@@ -427,19 +524,26 @@ def on_ack(X, h, p, t):
                     cw += mss * mss / cw
                 hf[h, L.HF_CWND] = cw
         if hi[h, L.H_FIN_SEQ] >= 0 and ack > hi[h, L.H_FIN_SEQ]:
-            hf[h, L.HF_FIN_ACKED_T] = t
+            hf[h, L.HF_FIN_ACKED_T] = t  # all sent and acknowledged: the scoreboard row is free again
+            give_row(X[L.X_SEG_FREE], X[L.X_ST], L.ST_SEG_FREE, hi[h, L.H_SEG_ROW])
+            hi[h, L.H_SEG_ROW] = -1
         if ack == smax:
             hf[h, L.HF_RTO_DEADLINE] = _INF
         elif restart_timer:
             rto_arm(X, h, t)
-        trace_tcp(X, h, t, 0)
+        if X[L.X_ST][L.ST_TRACE] == 1:
+            trace_tcp(X, h, t, 0)
     elif (ack == una and pi[p, L.P_SEQLEN] == 0 and smax > una and hi[h, L.H_STATE] == L.S_EST):
         hi[h, L.H_DUPACKS] += 1
+        thresh = cpi[c, L.C_DUPTHRESH]
         if hi[h, L.H_IN_REC] == 1:
             if variant != L.V_SACK:
                 hf[h, L.HF_CWND] += mss
-        elif hi[h, L.H_DUPACKS] == 3 and (variant == L.V_RENO or ack > hi[h, L.H_RECOVER]):
-            flight = smax - una
+        elif ((hi[h, L.H_DUPACKS] == thresh or (variant == L.V_SACK and first_hole_lost(X, h)))
+              and (variant == L.V_RENO or ack > hi[h, L.H_RECOVER])):
+            # fast retransmit (RFC 5681 sec. 3.2; RFC 6675 sec. 5 steps 4.1-4.3): the FlightSize that
+            # sets ssthresh leaves out the segments Limited Transmit sent
+            flight = smax - una - hi[h, L.H_LT_BYTES]
             ss = max(flight / 2.0, 2.0 * mss)
             hf[h, L.HF_SSTHRESH] = ss
             hi[h, L.H_RECOVER] = smax
@@ -449,14 +553,17 @@ def on_ack(X, h, p, t):
             hi[h, L.H_REC_EPOCH] += 1
             if variant == L.V_SACK:
                 hf[h, L.HF_CWND] = ss
+                idx = hi[h, L.H_SEG_HEAD]  # step 4.3: HighRxt := the end of the first segment
+                X[L.X_SEG_E][hi[h, L.H_SEG_ROW], idx] = hi[h, L.H_REC_EPOCH]
             else:
-                hf[h, L.HF_CWND] = ss + 3.0 * mss
-                send_segment(X, h, 0, t, True)
-        trace_tcp(X, h, t, 1)
+                hf[h, L.HF_CWND] = ss + thresh * mss
+            send_segment(X, h, 0, t, True)
+        if X[L.X_ST][L.ST_TRACE] == 1:
+            trace_tcp(X, h, t, 1)
     try_send(X, h, t)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False)
 def on_rto(X, h, t):
     """Retransmission timeout of half ``h``: back off, collapse cwnd to one segment, go back N."""
     hi = X[L.X_HI]
@@ -480,9 +587,11 @@ def on_rto(X, h, t):
     hi[h, L.H_RECOVER] = smax
     hi[h, L.H_IN_REC] = 0
     hi[h, L.H_DUPACKS] = 0
+    hi[h, L.H_LT_BYTES] = 0
     hi[h, L.H_RTT_SEQ] = -1
     hi[h, L.H_SND_NXT] = una
     hi[h, L.H_SEG_NXT] = 0
     hi[h, L.H_REC_EPOCH] += 1
-    trace_tcp(X, h, t, 2)
+    if X[L.X_ST][L.ST_TRACE] == 1:
+        trace_tcp(X, h, t, 2)
     try_send(X, h, t)

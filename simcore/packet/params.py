@@ -24,13 +24,16 @@ __all__ = [
     "Message",
     "ConnectionPool",
     "POOL_RULES",
+    "LOSS_WHERE",
     "CbrSource",
     "Scenario",
     "VARIANTS",
 ]
 
 VARIANTS = ("reno", "newreno", "sack")
+TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
 POOL_RULES = ("fewest_outstanding", "round_robin")
+LOSS_WHERE = ("after_transmission", "arrival")
 
 
 def _check_profile(times_s, rates_bps, what: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -95,9 +98,13 @@ class LinkParams:
     """One direction of a point-to-point link.
 
     ``queue_packets`` counts every packet in the buffer including the one being transmitted;
-    ``queue_bytes`` (optional) adds a byte limit. ``loss_prob`` drops each packet after transmission
-    with that probability (its own random stream per link). ``header_bytes`` is the link-layer header
-    added to every IP packet on this link.
+    ``queue_bytes`` (optional) adds a byte limit. ``loss_prob`` loses each packet with that
+    probability (its own random stream per link); ``drop_sequence`` loses the packets offered to the
+    link with those numbers (0 = the first packet that arrives at it, queue drops included).
+    ``loss_where`` says where these losses strike: "after_transmission" (the default: the packet
+    took its place in the buffer and its time on the link, then vanishes, as on a noisy wire) or
+    "arrival" (before the queue, as Dummynet and netem apply loss: a lost packet uses no buffer and no
+    link time). ``header_bytes`` is the link-layer header added to every IP packet on this link.
     """
 
     rate_bps: float = 10e6
@@ -108,6 +115,7 @@ class LinkParams:
     header_bytes: int = 0
     background: FluidBackground | None = None
     drop_sequence: tuple[int, ...] = ()
+    loss_where: str = "after_transmission"
 
     def __post_init__(self):
         check_real("rate_bps", self.rate_bps, 0.0, lo_open=True)
@@ -116,6 +124,7 @@ class LinkParams:
         if self.queue_bytes is not None:
             check_int("queue_bytes", self.queue_bytes, 1)
         check_real("loss_prob", self.loss_prob, 0.0, 1.0, hi_open=True)
+        check_choice("loss_where", self.loss_where, LOSS_WHERE)
         check_int("header_bytes", self.header_bytes, 0, 10**4)
         if self.background is not None and not isinstance(self.background, FluidBackground):
             raise ValueError(f"background={self.background!r} is not allowed: must be a FluidBackground or None")
@@ -161,45 +170,106 @@ class Network:
 
     @staticmethod
     def duplex(a: int, b: int, forward: LinkParams, reverse: LinkParams | None = None) -> tuple[Link, Link]:
-        """Return the two links a->b (``forward``) and b->a (``reverse``, default the same)."""
+        """Return the two links a->b (``forward``) and b->a (``reverse``, default the same: then one
+        ``LinkParams``, loss settings included, describes both directions)."""
         return Link(a, b, forward), Link(b, a, forward if reverse is None else reverse)
 
     def route(self, src: int, dst: int) -> tuple[int, ...]:
-        """Return the link indices of the fewest-hop path from ``src`` to ``dst`` (ValueError if none)."""
+        """Return the link indices of the fewest-hop path from ``src`` to ``dst`` (ValueError if none).
+
+        One breadth-first search per source over adjacency lists (links in index order, so ties go to
+        the lowest link index), cached on the network: a scenario with many connections pays for each
+        source once, not once per connection."""
         check_int("src", src, 0, self.n_nodes - 1)
         check_int("dst", dst, 0, self.n_nodes - 1)
         if src == dst:
             raise ValueError(f"route: src={src} and dst={dst} must differ")
-        prev = {src: -1}
-        todo = deque([src])
-        while todo:
-            u = todo.popleft()
+        paths = self._route_cache.get((src, dst))
+        if paths is None:
+            prev = self._tree(src)
+            if prev[dst] < 0:
+                raise ValueError(f"route: no path from node {src} to node {dst}")
+            path = []
+            v = dst
+            while v != src:
+                i = prev[v]
+                path.append(i)
+                v = self.links[i].src
+            paths = self._route_cache[(src, dst)] = tuple(reversed(path))
+        return paths
+
+    @property
+    def _route_cache(self) -> dict:
+        cache = self.__dict__.get("_routes")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_routes", cache)  # a cache, not a field: eq/hash/repr ignore it
+        return cache
+
+    def _tree(self, src: int) -> list[int]:
+        """Return, per node, the link by which the fewest-hop search from ``src`` reached it (-1: none)."""
+        trees = self.__dict__.get("_trees")
+        if trees is None:
+            adj: list[list[int]] = [[] for _ in range(self.n_nodes)]
             for i, lk in enumerate(self.links):
-                if lk.src == u and lk.dst not in prev:
-                    prev[lk.dst] = i
-                    todo.append(lk.dst)
-        if dst not in prev:
-            raise ValueError(f"route: no path from node {src} to node {dst}")
-        path = []
-        v = dst
-        while v != src:
-            i = prev[v]
-            path.append(i)
-            v = self.links[i].src
-        return tuple(reversed(path))
+                adj[lk.src].append(i)
+            trees = {"adj": adj}
+            object.__setattr__(self, "_trees", trees)
+        prev = trees.get(src)
+        if prev is None:
+            adj = trees["adj"]
+            prev = [-1] * self.n_nodes
+            seen = [False] * self.n_nodes
+            seen[src] = True
+            todo = deque([src])
+            while todo:
+                u = todo.popleft()
+                for i in adj[u]:
+                    v = self.links[i].dst
+                    if not seen[v]:
+                        seen[v] = True
+                        prev[v] = i
+                        todo.append(v)
+            trees[src] = prev
+        return prev
 
 
 @dataclass(frozen=True)
 class TcpParams:
     """TCP of one connection (both directions).
 
-    variant: 'reno' (RFC 5681), 'newreno' (RFC 6582) or 'sack' (RFC 6675-like recovery).
+    variant: 'reno' (RFC 5681), 'newreno' (RFC 6582) or 'sack' (RFC 6675 loss recovery: entry at the
+        ``dupack_threshold``-th duplicate ACK or as soon as IsLost(HighACK + 1), the first hole
+        retransmitted on entry (step 4.3), then NextSeg rules 1-4 while cwnd - pipe >= 1 SMSS).
+    mss_bytes: the MSS of the path (1460 on a 1500-byte MTU); with ``timestamps`` every segment carries
+        12 bytes of option, so it holds ``mss_bytes - 12`` data bytes (1448) and its header is 12 bytes
+        longer (52 with the default 40-byte TCP/IP header).
     rwnd_bytes: the receiver's advertised window (fixed: the application reads at once).
     initial_window_segments: cwnd at start, in MSS (1 if the SYN had to be retransmitted).
-    min_rto_s / max_rto_s / initial_rto_s: RFC 6298 timer bounds and the RTO before any RTT sample.
-    delayed_ack: ACK every second full segment or after ``delayed_ack_timeout_s``.
+    min_rto_s / max_rto_s / initial_rto_s: RFC 6298 timer bounds and the RTO before any RTT sample. If
+        the SYN (or SYN-ACK) timed out and ``initial_rto_s`` < 3 s, the RTO is re-initialized to 3 s
+        when data transmission begins (RFC 6298 sec. 5.7).
+    delayed_ack: ACK at least every second full-sized segment (2 MSS of in-order data received), or
+        ``delayed_ack_timeout_s`` after the first unacknowledged segment (RFC 5681 sec. 4.2).
     restart_after_idle: RFC 5681 sec. 4.1, cwnd := min(cwnd, IW) after an idle period longer than RTO.
     initial_ssthresh_bytes: None = arbitrarily high (RFC 5681).
+    dupack_threshold: duplicate ACKs that trigger fast retransmit (DupThresh; RFC 5681: 3).
+    limited_transmit: RFC 3042: on each of the first ``dupack_threshold - 1`` duplicate ACKs, send one
+        new segment if the receive window allows (at most cwnd + (dupack_threshold - 1) SMSS
+        outstanding); cwnd is unchanged, and these segments are not counted in the FlightSize that
+        sets ssthresh (RFC 5681 sec. 3.2).
+    timestamps: RFC 7323 timestamps option on every segment (header + 12 bytes, data per segment
+        ``mss_bytes - 12``). Only its size is modelled: RTT samples are still taken once per round
+        trip with Karn's rule, not from every echoed timestamp.
+    timer_granularity_s: 0 (exact timers) or the period G of a coarse TCP clock, as BSD's 500 ms
+        slow timer: an RTT sample is G times the clock ticks between sending and the ACK, the RTO is
+        rounded up to whole ticks, and a timer of n ticks expires at the n-th tick after it is set
+        (between (n - 1) G and n G later). All hosts' clocks tick at multiples of G from time 0.
+    delayed_ack_on_ticks: the delayed ACK leaves at the next multiple of ``delayed_ack_timeout_s``
+        (BSD's 200 ms fast timer: 0 to 200 ms after the segment) rather than exactly that long after.
+
+    ``TcpParams.preset(name)`` gives documented era presets ('bsd44lite', 'freebsd46', 'rfc5681',
+    'linux'; see ``simcore.packet.presets``).
     """
 
     variant: str = "newreno"
@@ -213,10 +283,16 @@ class TcpParams:
     delayed_ack_timeout_s: float = 0.2
     restart_after_idle: bool = True
     initial_ssthresh_bytes: int | None = None
+    dupack_threshold: int = 3
+    limited_transmit: bool = False
+    timestamps: bool = False
+    timer_granularity_s: float = 0.0
+    delayed_ack_on_ticks: bool = False
 
     def __post_init__(self):
         check_choice("variant", self.variant, VARIANTS)
-        check_int("mss_bytes", self.mss_bytes, 1, 10**6)
+        check_bool("timestamps", self.timestamps)
+        check_int("mss_bytes", self.mss_bytes, 13 if self.timestamps else 1, 10**6)
         check_int("rwnd_bytes", self.rwnd_bytes, 1, 2**30)
         if self.rwnd_bytes < self.mss_bytes:
             raise ValueError(f"rwnd_bytes={self.rwnd_bytes!r} is out of range: must be at least one segment "
@@ -230,6 +306,23 @@ class TcpParams:
         check_bool("restart_after_idle", self.restart_after_idle)
         if self.initial_ssthresh_bytes is not None:
             check_int("initial_ssthresh_bytes", self.initial_ssthresh_bytes, 2 * self.mss_bytes)
+        check_int("dupack_threshold", self.dupack_threshold, 1, 1000)
+        check_bool("limited_transmit", self.limited_transmit)
+        check_real("timer_granularity_s", self.timer_granularity_s, 0.0, 10.0)
+        check_bool("delayed_ack_on_ticks", self.delayed_ack_on_ticks)
+
+    @classmethod
+    def preset(cls, name: str, **overrides) -> TcpParams:
+        """Return the TcpParams of era preset ``name`` ('bsd44lite', 'freebsd46', 'rfc5681', 'linux'),
+        with any field replaced by ``overrides``. Every value and its source: ``simcore.packet.presets``."""
+        from .presets import preset_fields  # a plain table; imported here to keep params free of it
+
+        return cls(**{**preset_fields(name), **overrides})
+
+    @property
+    def segment_bytes(self) -> int:
+        """Data bytes in a full-sized segment (SMSS): ``mss_bytes``, less 12 with timestamps."""
+        return self.mss_bytes - (TIMESTAMP_OPTION_BYTES if self.timestamps else 0)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from simcore._validate import check_int
+from simcore._validate import check_bool, check_int
 
 from .params import Link, LinkParams, Network
 
@@ -38,18 +38,25 @@ def dumbbell(
     bottleneck: LinkParams,
     access: LinkParams | None = None,
     reverse: LinkParams | None = None,
+    symmetric_loss: bool = False,
 ) -> Dumbbell:
     """Return a ``Dumbbell`` of ``n_pairs`` host pairs across ``bottleneck`` (left -> right).
 
     ``access`` (default 1 Gbit/s, 0 delay, 10000 packets) joins each host to its router in both
     directions; ``reverse`` is the right -> left bottleneck (default: ``bottleneck`` without background
-    traffic and without random loss).
+    traffic and without random loss). ``symmetric_loss=True`` gives the reverse bottleneck the
+    bottleneck's ``loss_prob`` and ``loss_where`` too (one setting for loss on both directions, e.g.
+    a lossy satellite hop; ACKs are then lost as well). ``drop_sequence`` is never copied: it numbers
+    the packets of one link.
     """
     check_int("n_pairs", n_pairs, 1, 10**5)
+    check_bool("symmetric_loss", symmetric_loss)
     if access is None:
         access = LinkParams(rate_bps=1e9, delay_s=0.0, queue_packets=10000)
     if reverse is None:
-        reverse = replace(bottleneck, background=None, loss_prob=0.0)
+        reverse = replace(bottleneck, background=None, loss_prob=0.0, drop_sequence=())
+    if symmetric_loss:
+        reverse = replace(reverse, loss_prob=bottleneck.loss_prob, loss_where=bottleneck.loss_where)
     links = [Link(0, 1, bottleneck), Link(1, 0, reverse)]
     left = tuple(2 + i for i in range(n_pairs))
     right = tuple(2 + n_pairs + i for i in range(n_pairs))
@@ -59,7 +66,8 @@ def dumbbell(
 
 
 def chain(n_hops: int, forward: LinkParams, reverse: LinkParams | None = None) -> Network:
-    """Return nodes 0..n_hops joined in a line; link 2i is i -> i+1 (``forward``), 2i+1 the way back."""
+    """Return nodes 0..n_hops joined in a line; link 2i is i -> i+1 (``forward``), 2i+1 the way back
+    (``reverse``, default ``forward``: then its loss settings apply to both directions)."""
     check_int("n_hops", n_hops, 1, 10**4)
     links: list[Link] = []
     for i in range(n_hops):

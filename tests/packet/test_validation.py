@@ -17,6 +17,7 @@ from simcore.packet import (
     TcpParams,
     bulk_scenario,
     dumbbell,
+    padhye_throughput_bps,
     simulate,
 )
 
@@ -36,6 +37,11 @@ from simcore.packet import (
         (lambda: TcpParams(min_rto_s=0.0), "min_rto_s"),
         (lambda: TcpParams(initial_window_segments=0), "initial_window_segments"),
         (lambda: TcpParams(delayed_ack=1), "delayed_ack"),
+        (lambda: TcpParams(dupack_threshold=0), "dupack_threshold=0"),
+        (lambda: TcpParams(limited_transmit="yes"), "limited_transmit"),
+        (lambda: TcpParams(timestamps=1), "timestamps"),
+        (lambda: TcpParams(timestamps=True, mss_bytes=12), "mss_bytes=12"),
+        (lambda: padhye_throughput_bps(1460, 0.1, 0.01, 0.0), "rto_s"),
         (lambda: FluidBackground((0.0, 1.0), (1e6,)), "equal length"),
         (lambda: FluidBackground((0.5,), (1e6,)), "start at 0"),
         (lambda: FluidBackground((0.0,), (-1.0,)), "rates_bps"),

@@ -1,0 +1,83 @@
+"""Era presets of TCP: ``TcpParams.preset(name)``, each value with where it comes from.
+
+A preset fixes what the *stack* did; the path decides the rest. Chapters still choose ``mss_bytes``
+(a property of the path and the peer) and usually ``rwnd_bytes`` (the study's socket buffer), and say
+which preset they use and why. What simcore does not model is listed per preset under "approximated".
+
+``bsd44lite`` -- 4.4BSD-Lite (1994), whose TCP code ran inside the ATM-TN simulator of the satellite
+proxy study (chapter 2). Sources: the 4.4BSD-Lite sources as printed and explained in G. Wright and
+W. R. Stevens, *TCP/IP Illustrated, Volume 2* (1995), files tcp_timer.h, tcp_input.c, tcp_usrreq.c.
+  - variant 'reno': fast retransmit at tcprexmtthresh = 3 duplicate ACKs and fast recovery; no NewReno
+    partial-ACK rule, no SACK (tcp_input.c).
+  - initial_window_segments 1: snd_cwnd starts at one segment (tcp_input.c, on the SYN's ACK).
+  - delayed_ack 200 ms on ticks: TF_DELACK is sent by tcp_fasttimo, which runs every 200 ms
+    (PR_FASTHZ = 5), so the ACK leaves 0-200 ms after the segment; ACK every second segment.
+  - timer_granularity_s 0.5: tcp_slowtimo runs every 500 ms (PR_SLOWHZ = 2); RTTs are counted and RTOs
+    kept in these ticks.
+  - initial_rto_s 3: TCPTV_SRTTDFLT = 3 s, the RTT assumed before any sample (tcp_timer.h).
+  - min_rto_s 1, max_rto_s 64: TCPTV_MIN = 1 s, TCPTV_REXMTMAX = 64 s (tcp_timer.h).
+  - rwnd_bytes 8192: tcp_recvspace = 8 KB (tcp_usrreq.c); the satellite study used 32767.
+  - restart_after_idle: cwnd falls to one segment after an idle time of one RTO (tcp_output.c).
+  approximated: BSD's fixed-point estimator (srtt in 1/8 ticks, first RTO from rttvar's default, the
+  first sample counted one tick long) is modelled by RFC 6298 on whole-tick samples; Stevens' Volume 1
+  (1994, ch. 18) shows the first SYN retransmission about 6 s after the SYN, simcore's after 3 s. The
+  default MSS of 512 bytes for non-local peers (tcp_mssdflt) is not applied: pass mss_bytes=512.
+
+``freebsd46`` -- FreeBSD 4.6-RELEASE (2002), the testbed of the FTP/SCTP study (chapter 3). Sources:
+FreeBSD 4.6 sys/netinet/tcp_timer.h and tcp_output.c, as recorded in the Netsem project's
+specification of FreeBSD 4.6-RELEASE TCP (S. Bishop et al., *Rigorous specification and conformance
+testing techniques for network protocols, as applied to TCP, UDP, and Sockets*, SIGCOMM 2005).
+  - variant 'newreno': net.inet.tcp.newreno = 1 (tcp_do_newreno); SACK came in FreeBSD 5.3.
+  - initial_window_segments 1: net.inet.tcp.slowstart_flightsize = 1 (ss_fltsz; 4 for local networks).
+  - delayed_ack 100 ms: TCPTV_DELACK = hz / 10 (tcp_timer.h), a per-connection callout.
+  - timer_granularity_s 0.01: callouts and RTT counts in ticks of hz = 100 (the default kernel HZ).
+  - initial_rto_s 3, min_rto_s 1, max_rto_s 64: TCPTV_RTOBASE = 3 s, TCPTV_MIN = 1 s, TCPTV_REXMTMAX = 64 s.
+  - timestamps: net.inet.tcp.rfc1323 = 1 (RFC 1323 options on by default).
+  - rwnd_bytes 65536: net.inet.tcp.recvspace (64 KB in FreeBSD 4; not checked against the 4.6 source here).
+  approximated: Limited Transmit (tcp_do_rfc3042) is off, as it came later; the local-network initial
+  window of 4 is not applied.
+
+``rfc5681`` -- today's standards and simcore's default ``TcpParams()``: RFC 5681 congestion control
+with RFC 6582 NewReno, RFC 6298 timers (initial RTO 1 s, minimum 1 s), initial window 2 (RFC 5681
+allows up to 4 by RFC 3390's rule), no delayed ACKs (RFC 5681 says SHOULD delay; the chapters' closed
+forms assume one ACK per segment), exact timers.
+
+``linux`` -- a modern Linux stack (5.x/6.x defaults). Sources: include/net/tcp.h and the
+net.ipv4.tcp_* sysctl documentation (Documentation/networking/ip-sysctl.rst).
+  - variant 'sack': net.ipv4.tcp_sack = 1, RFC 6675-style recovery.
+  - initial_window_segments 10: TCP_INIT_CWND = 10 (RFC 6928).
+  - min_rto_s 0.2, initial_rto_s 1, max_rto_s 120: TCP_RTO_MIN = HZ/5, TCP_TIMEOUT_INIT = 1 s,
+    TCP_RTO_MAX = 120 s.
+  - delayed_ack 40 ms: TCP_DELACK_MIN = HZ/25 (Linux adapts it between 40 and 200 ms).
+  - timestamps: net.ipv4.tcp_timestamps = 1; limited_transmit: Linux sends new data on the first
+    duplicate ACKs (RFC 3042).
+  - rwnd_bytes 6291456: the top of net.ipv4.tcp_rmem, which receive autotuning grows toward.
+  approximated: the default congestion control is CUBIC and recovery uses RACK-TLP; simcore runs
+  Reno-style AIMD with RFC 6675 SACK recovery. Receive autotuning is replaced by its ceiling. Timers
+  are exact (Linux's jiffies are 1-4 ms).
+"""
+
+from __future__ import annotations
+
+from simcore._validate import check_choice
+
+__all__ = ["PRESETS", "preset_fields"]
+
+PRESETS: dict[str, dict] = {
+    "bsd44lite": dict(variant="reno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.2,
+                      delayed_ack_on_ticks=True, timer_granularity_s=0.5, initial_rto_s=3.0, min_rto_s=1.0,
+                      max_rto_s=64.0, rwnd_bytes=8192, restart_after_idle=True),
+    "freebsd46": dict(variant="newreno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.1,
+                      timer_granularity_s=0.01, initial_rto_s=3.0, min_rto_s=1.0, max_rto_s=64.0,
+                      timestamps=True, rwnd_bytes=65536, restart_after_idle=True),
+    "rfc5681": dict(),
+    "linux": dict(variant="sack", initial_window_segments=10, min_rto_s=0.2, initial_rto_s=1.0, max_rto_s=120.0,
+                  delayed_ack=True, delayed_ack_timeout_s=0.04, timestamps=True, limited_transmit=True,
+                  rwnd_bytes=6291456, restart_after_idle=True),
+}
+
+
+def preset_fields(name: str) -> dict:
+    """Return the TcpParams fields of preset ``name`` (a copy)."""
+    check_choice("name", name, tuple(PRESETS))
+    return dict(PRESETS[name])
