@@ -33,13 +33,14 @@ def test_design1_one_small_file_takes_the_hand_computed_time():
     nlst_at_server = hop(19) + hop(30) + hop(8)
     # ftpd connect(): its ACK of NLST, then SYN (server -> client), SYN-ACK back: 3 a(0) + 2 d
     connected = nlst_at_server + 3 * a(0) + 2 * D
-    # handshake ACK, 150 (58 B), listing "file01\r\n" (8 B), FIN, 226 (24 B) back to back; + d
-    listed = connected + a(0) + a(58) + a(8) + a(0) + a(24) + D
+    # handshake ACK, 150 (58 B), listing "file01\r\n" (8 B) with the FIN on it (RFC 793 allows FIN on the
+    # last data segment; the engine sends it so when the application closes behind its last write), 226 (24 B)
+    listed = connected + a(0) + a(58) + a(8) + a(24) + D
     # file: PORT (19) ->, 200 (30) <-, SIZE file01 (13) ->, 213 10240 (11) <-, RETR file01 (13) ->
     retr_at_server = listed + hop(19) + hop(30) + hop(13) + hop(11) + hop(13)
     connected = retr_at_server + 3 * a(0) + 2 * D
-    # handshake ACK, 150 (69 B), 10240 B = 7 x 1460 + 20, FIN, 226
-    end = connected + a(0) + a(69) + 7 * a(1460) + a(20) + a(0) + a(24) + D
+    # handshake ACK, 150 (69 B), 10240 B = 7 x 1460 + 20 (the FIN rides on the last one), 226
+    end = connected + a(0) + a(69) + 7 * a(1460) + a(20) + a(24) + D
     assert t.time_s == pytest.approx(end, abs=1e-8)
     assert t.complete_s == pytest.approx(end, abs=1e-8)  # the 226 left behind the file's last segment
     assert 7 * RTT < t.time_s < 7 * RTT + 0.1  # 7 round trips plus about 10 KB at 1 Mbit/s
