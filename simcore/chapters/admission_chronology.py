@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from simcore.admission import OUTCOMES, AdmissionResult
-from simcore.plotting import color_for
+from simcore.plotting import LiveFigure, color_for, downsample_indices
 
 __all__ = [
     "TRACE_NAMES",
@@ -104,6 +104,9 @@ def client_stories(result: AdmissionResult) -> list[str]:
     return out
 
 
+CURVE_POINTS = 2000  # at most this many points per demand / sent line
+
+
 def _segment_xy(seg: np.ndarray, stories: list[str]) -> tuple[list, list, list]:
     """Return x, y, hover text for None-separated segments (start, middle, end, None per segment)."""
     k = seg.shape[0]
@@ -143,7 +146,7 @@ def empty_chronology_figure(*, widget: bool = False, height: int = 720) -> go.Fi
     """Return the empty two-panel chronology figure (demand on top, client bars below), traces in
     TRACE_NAMES order."""
     base = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.25, 0.75], vertical_spacing=0.04)
-    fig = go.FigureWidget(base) if widget else go.Figure(base)
+    fig = LiveFigure(base) if widget else go.Figure(base)
     fig.update_layout(
         template="plotly_white",
         height=height,
@@ -170,7 +173,11 @@ def draw_chronology(fig: go.Figure, result: AdmissionResult) -> dict[str, float]
     end = float(max(t[-1], np.nanmax(result.finish_s) if result.completed.any() else 0.0))
     att = result.attempt_log
     ok = att[:, 2] == 0 if att.size else np.zeros(0, bool)
-    data = [dict(x=t, y=demand), dict(x=t, y=served), dict(x=[0.0, end], y=[result.capacity_Bps / 1024] * 2)]
+    # demand and sent: thousands of steps; the plot is ~1000 px wide, so keep each of 500 buckets' first,
+    # last, lowest and highest step (every peak and trough stays; at most 2000 points per line)
+    keep_d, keep_s = downsample_indices(demand, CURVE_POINTS), downsample_indices(served, CURVE_POINTS)
+    data = [dict(x=t[keep_d], y=demand[keep_d]), dict(x=t[keep_s], y=served[keep_s]),
+            dict(x=[0.0, end], y=[result.capacity_Bps / 1024] * 2)]
     for kind in ("waiting", "connected"):
         x, y, text = _segment_xy(seg[kind], stories)
         data.append(dict(x=x, y=y, hovertext=text))
