@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import gzip
 import math
+import os
 import time
 import uuid
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -51,12 +53,42 @@ class _PlotlyLibrary(anywidget.AnyWidget):
 _LIBRARY: list[_PlotlyLibrary] = []
 
 
+def _bundle_gz() -> bytes:
+    """Return the installed plotly's plotly.min.js gzipped. Compressing takes ~0.5 s, so the result is kept
+    under NUMBA_CACHE_DIR (set by the Makefile and Binder) when that is set; a damaged copy is redone."""
+    import plotly
+    from plotly.offline import get_plotlyjs
+
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    path = Path(folder) / "simcore-web" / f"plotly-{plotly.__version__}.min.js.gz" if folder else None
+    if path is not None and path.is_file():
+        try:
+            data = path.read_bytes()
+            gzip.decompress(data)  # checks length and CRC
+            return data
+        except (OSError, EOFError, gzip.BadGzipFile, zlib.error):
+            pass
+    data = gzip.compress(get_plotlyjs().encode(), compresslevel=9, mtime=0)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return data
+
+
 def _library() -> _PlotlyLibrary:
     if not _LIBRARY:
-        from plotly.offline import get_plotlyjs
-
-        _LIBRARY.append(_PlotlyLibrary(bundle_gz=gzip.compress(get_plotlyjs().encode(), compresslevel=6, mtime=0)))
+        _LIBRARY.append(_PlotlyLibrary(bundle_gz=_bundle_gz()))
     return _LIBRARY[0]
+
+
+def warm() -> None:
+    """Prepare the gzipped plotly.js (``python -m simcore warm`` runs this on Binder's build)."""
+    _bundle_gz()
 
 
 class _FigureView(anywidget.AnyWidget):

@@ -20,6 +20,7 @@ WARMERS: list[str] = [
     "simcore.chapters.admission:warm",
     "simcore.chapters.tcp_primer:warm",
     "simcore.chapters.delay_tcp:warm",
+    "simcore.livefigure:warm",  # not numba: the gzipped plotly.js the live figures send once per page
 ]
 
 
