@@ -1,5 +1,6 @@
 # Two commands on a fresh machine (Linux or macOS with python3):
-#   make lab    install everything into .venv and open JupyterLab on labs/
+#   make lab    install everything into .venv and open JupyterLab at the repository root (data/ in the
+#               file browser) with the start-here chapter open
 #   make test   install everything (browser included) and run every test
 # Also: make figures (regenerate figures/ headlessly), make bench (print benchmark figures),
 #       make book (the chapters, executed, as a static website in book/_build/html).
@@ -26,7 +27,7 @@ install: $(STAMP)
 # Warm numba's cache first (a progress bar; minutes only on a machine's first run), then open the lab.
 lab: install
 	$(BIN)/python -m simcore warm
-	$(BIN)/jupyter lab labs/00_start_here.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
+	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" labs/00_start_here.ipynb $(if $(filter 0,$(shell id -u)),--allow-root)
 
 figures: install
 	$(BIN)/python -m simcore figures all

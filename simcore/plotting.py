@@ -1,11 +1,12 @@
 """Plots and widget panels shared by every chapter.
 
 - ``color_for(name)``: one colour per protocol, policy or data source across the whole lab.
-- ``new_figure(widget=...)``: a plotly figure (static ``go.Figure`` or live ``go.FigureWidget``) in the
-  lab's style.
+- ``new_figure(widget=...)``: a plotly figure (static ``go.Figure`` or live ``LiveFigure``, see
+  ``simcore.livefigure``: plotly.js sent once per page, updates as deltas) in the lab's style.
 - ``LivePanel``: sliders + figures built once; on every slider change the chapter's ``update`` runs
   inside ``batch_update()`` of each figure (one redraw, no flicker). Errors (a bad combination of
-  values) are shown in the panel's status line, never raised into the kernel.
+  values) are shown in the panel's status line, never raised into the kernel. The grey note gives the
+  time from the kernel receiving the slider's new value to the page reporting every plot redrawn.
 - ``float_slider`` / ``int_slider`` / ``dropdown``: controls with consistent layout.
 
 With ``SIMCORE_STATIC=1`` (the book's execution step, ``simcore.static``) panels and figures render as
@@ -14,15 +15,20 @@ plain HTML snapshots instead of widgets.
 
 from __future__ import annotations
 
+import functools
 import html
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 
 import ipywidgets as widgets
+import numpy as np
 import plotly.graph_objects as go
 
 from simcore import static
+from simcore._validate import check_int
+from simcore.livefigure import LiveFigure
 
 __all__ = [
     "COLORS",
@@ -33,6 +39,9 @@ __all__ = [
     "int_slider",
     "dropdown",
     "slider_from_range",
+    "same_value",
+    "downsample_indices",
+    "LiveFigure",
 ]
 
 # One colour per thing, everywhere in the lab (Okabe-Ito palette, safe for colour-blind readers).
@@ -93,8 +102,8 @@ def new_figure(
     yaxis_title: str = "",
     height: int = 420,
 ) -> go.Figure:
-    """Return an empty ``go.FigureWidget`` (widget=True) or ``go.Figure`` in the lab's style."""
-    fig = go.FigureWidget() if widget else go.Figure()
+    """Return an empty ``LiveFigure`` (widget=True) or ``go.Figure`` in the lab's style."""
+    fig = LiveFigure() if widget else go.Figure()
     fig.update_layout(
         template="plotly_white",
         title=title,
@@ -110,6 +119,17 @@ def new_figure(
 
 def _control_layout():
     return dict(style={"description_width": "initial"}, layout=widgets.Layout(width="340px"))
+
+
+def same_value(a, b, rel: float = 1e-9) -> bool:
+    """Return whether two control values are equal, floats within ``rel`` (a slider's value after a round
+    trip through the browser can be 19.999999999999996 for 20)."""
+    if isinstance(a, float) or isinstance(b, float):
+        try:
+            return math.isclose(float(a), float(b), rel_tol=rel, abs_tol=rel)
+        except (TypeError, ValueError):
+            return False
+    return a == b
 
 
 def float_slider(description: str, value: float, min: float, max: float, step: float, *,
@@ -144,47 +164,91 @@ def slider_from_range(ranges: Mapping[str, tuple], name: str, description: str, 
                         readout_format=readout_format)
 
 
+def downsample_indices(y: np.ndarray, max_points: int = 2000) -> np.ndarray:
+    """Return sorted indices (at most ``max_points``) into ``y`` keeping its first and last samples and
+    the first, last, smallest and largest sample of each of ``max_points // 4`` equal index buckets.
+
+    NaNs are never chosen as a bucket's minimum or maximum unless the whole bucket is NaN.
+    """
+    y = np.asarray(y, dtype=float)
+    n = y.size
+    check_int("max_points", max_points, 4)
+    if n <= max_points:
+        return np.arange(n)
+    b = max_points // 4
+    k = -(-n // b)
+    idx = np.minimum(np.arange(b * k), n - 1).reshape(b, k)
+    yy = y[idx]
+    nan = np.isnan(yy)
+    lo = np.argmin(np.where(nan, np.inf, yy), axis=1)
+    hi = np.argmax(np.where(nan, -np.inf, yy), axis=1)
+    rows = np.arange(b)
+    keep = np.concatenate([idx[:, 0], idx[:, -1], idx[rows, lo], idx[rows, hi], [0, n - 1]])
+    return np.unique(keep)
+
+
 class LivePanel:
     """Controls and figures built once; ``update(values)`` redraws the figures on every control change.
 
     controls: name -> ipywidget with a ``value``; the names are the keys of the dict passed to ``update``.
     update: ``update(values: dict) -> str | None`` changes the figures' traces in place (it runs inside
         ``batch_update()`` of every figure) and may return a short HTML status (e.g. key numbers).
-    figures: the ``go.FigureWidget`` objects ``update`` draws into.
+    figures: the figures ``update`` draws into (``LiveFigure`` from ``new_figure(widget=True)``; a plotly
+        ``go.FigureWidget`` still works, without the redraw timing).
+    title: shown above the controls. columns: at most this many controls per row; the grid shrinks to
+        the notebook's width.
+    idle: optional ``idle(values) -> {control name: reason}`` naming controls that change nothing at
+        these values; they are greyed out, with the reason in their tooltip and under the plots.
 
     A failing update (for instance a ``ValueError`` for an impossible combination) is caught and shown in
     the status line in red; the last error is kept in ``last_error``. The panel never raises from a slider.
+    ``last_run_ms`` is the Python time of the last update; ``last_redraw_ms`` the time from the kernel
+    receiving the change to the page reporting every plot redrawn (None until it has).
     """
 
     def __init__(
         self,
         controls: Mapping[str, widgets.ValueWidget],
         update: Callable[[dict], str | None],
-        figures: Sequence[go.FigureWidget],
+        figures: Sequence[go.Figure],
         *,
         title: str = "",
         columns: int = 2,
+        idle: Callable[[dict], Mapping[str, str]] | None = None,
     ):
         self.controls = dict(controls)
         self.update = update
         self.figures = list(figures)
         self.title = title
+        self.idle = idle
         self.status = widgets.HTML(value="")
         self.message = ""  # the last update's status message (HTML), without the timing
         self.last_error: Exception | None = None
         self.last_run_ms: float = 0.0
+        self.last_redraw_ms: float | None = None
         self.n_runs = 0
+        self._message = ""
+        self._idle_note = ""
+        self._pending: dict[int, int] = {}
+        self._t_change = 0.0
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
+            control.layout.width = "auto"
+            control.layout.min_width = "0"
+        for fig in self.figures:
+            if isinstance(fig, LiveFigure):
+                fig.on_drawn(functools.partial(self._on_drawn, id(fig)))
         grid = widgets.GridBox(
             list(self.controls.values()),
-            layout=widgets.Layout(grid_template_columns=f"repeat({columns}, 350px)"),
+            layout=widgets.Layout(grid_template_columns=f"repeat({columns}, minmax(0, 1fr))",
+                                  grid_gap="2px 12px", width="100%"),
         )
         parts: list[widgets.Widget] = []
         if title:
             parts.append(widgets.HTML(f"<b>{html.escape(title)}</b>"))
-        parts += [grid, *self.figures, self.status]
-        self.widget = widgets.VBox(parts)
+        parts += [grid, *(f.widget if isinstance(f, LiveFigure) else f for f in self.figures), self.status]
+        self.widget = widgets.VBox(parts, layout=widgets.Layout(width="100%"))
+        self.widget.add_class("simcore-live-panel")
         self.refresh()
 
     def values(self) -> dict:
@@ -194,14 +258,29 @@ class LivePanel:
     def _on_change(self, _change) -> None:
         self.refresh()
 
+    def _mark_idle(self, values: dict) -> None:
+        reasons = dict(self.idle(values)) if self.idle else {}
+        for name, control in self.controls.items():
+            reason = reasons.get(name)
+            control.disabled = reason is not None
+            if hasattr(control, "tooltip"):
+                control.tooltip = reason
+        self._idle_note = "".join(
+            f"<br><span style='color:#777'>{html.escape(getattr(self.controls[n], 'description', n))}: "
+            f"{html.escape(r)}</span>" for n, r in reasons.items() if n in self.controls)
+
     def refresh(self) -> None:
         """Re-run ``update`` with the current values and redraw; show errors in the status line."""
         start = time.perf_counter()
+        self._t_change = start
+        seqs = {id(f): f._seq for f in self.figures if isinstance(f, LiveFigure)}
         try:
+            values = self.values()
+            self._mark_idle(values)
             with ExitStack() as stack:
                 for fig in self.figures:
                     stack.enter_context(fig.batch_update())
-                message = self.update(self.values())
+                message = self.update(values)
         except Exception as exc:  # a slider must never crash the kernel: show, keep, go on
             self.last_error = exc
             self.status.value = (
@@ -213,8 +292,21 @@ class LivePanel:
         self.message = message or ""
         self.n_runs += 1
         self.last_run_ms = 1000.0 * (time.perf_counter() - start)
-        timing = f"<span style='color:#777'>(re-ran in {self.last_run_ms:.0f} ms)</span>"
-        self.status.value = f"{message or ''} {timing}"
+        self._pending = {id(f): f._seq for f in self.figures if isinstance(f, LiveFigure) and f._seq > seqs[id(f)]}
+        self._message = message or ""
+        self.last_redraw_ms = None
+        self._show(f"(Python {self.last_run_ms:.0f} ms)")
+
+    def _on_drawn(self, key: int, seq: int) -> None:
+        if key in self._pending and seq >= self._pending[key]:
+            del self._pending[key]
+            if not self._pending and self.last_error is None:
+                self.last_redraw_ms = 1000.0 * (time.perf_counter() - self._t_change)
+                self._show(f"(redrawn {self.last_redraw_ms:.0f} ms after the slider reached Python; "
+                           f"Python {self.last_run_ms:.0f} ms)")
+
+    def _show(self, timing: str) -> None:
+        self.status.value = f"{self._message} <span style='color:#777'>{timing}</span>{self._idle_note}"
 
     def set(self, **values) -> None:
         """Set controls by name (as a student moving sliders would); each change re-runs ``update``."""

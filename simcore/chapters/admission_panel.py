@@ -9,7 +9,7 @@ of its scenarios. Bottom figure: the chronology chart of the selected policy (th
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from simcore.admission import (
 )
 from simcore.chapters.admission_chronology import draw_chronology, empty_chronology_figure
 from simcore.chapters.admission_tables import TABLE_FIGURE
-from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
+from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure, same_value
 from simcore.rng import check_seed
 
 __all__ = ["PanelSetting", "EXPERIMENTS", "run_setting", "make_panel", "BAR_NAMES"]
@@ -103,14 +103,12 @@ class PanelSetting:
 
     def thesis_load(self) -> str | None:
         """Return the thesis's load name if this setting is one of its scenarios' settings, else None."""
-        default = PanelSetting(
-            bandwidth_fraction=self.bandwidth_fraction,
-            experiment=self.experiment,
-            extra_sockets=self.extra_sockets,
-            policy=self.policy,
-            seed=self.seed,
-        )
-        if self != default or self.extra_sockets not in (0, 3, 6):
+        # every other slider at the thesis's value; floats with a tolerance (a slider moved away and back
+        # can read 19.999999999999996 for 20)
+        varied = {"bandwidth_fraction", "experiment", "extra_sockets", "policy", "seed"}
+        if any(not same_value(getattr(self, f.name), f.default) for f in fields(self) if f.name not in varied):
+            return None
+        if self.extra_sockets not in (0, 3, 6):
             return None
         return next((k for k, v in LOADS.items() if math.isclose(v, self.bandwidth_fraction)), None)
 

@@ -174,7 +174,11 @@ def make_panel(params: DelayParams | None = None) -> LivePanel:
         update_space_time_panel(diagram, selected)
         return _status(params_now, summary)
 
-    return LivePanel(controls, update, [bars, diagram], title="The report's world: one page download")
+    def idle(values: dict) -> dict[str, str]:
+        return {} if values["cache"] else {"hit_ratio": "the client cache is off, so no GET is conditional"}
+
+    return LivePanel(controls, update, [bars, diagram], title="The report's world: one page download",
+                     idle=idle)
 
 
 def formulas_markdown(params: DelayParams | None = None) -> str:

@@ -29,7 +29,7 @@ from simcore.packet import (
     simulate,
     window_limited_throughput_bps,
 )
-from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
+from simcore.plotting import LivePanel, color_for, downsample_indices, dropdown, float_slider, int_slider, new_figure
 from simcore.rng import check_seed
 
 __all__ = ["PrimerSetting", "MAX_POINTS", "RWND_CHOICES", "downsample_indices", "run", "clip_window",
@@ -100,29 +100,6 @@ def run(setting: PrimerSetting, trace: bool = True) -> PacketResult:
     tcp = TcpParams(variant=setting.variant, mss_bytes=MSS_BYTES, rwnd_bytes=setting.rwnd_bytes)
     sc = bulk_scenario(db.network, db.pairs, tcp, duration_s=setting.duration_s)
     return simulate(sc, seed=setting.seed, trace=trace)
-
-
-def downsample_indices(y: np.ndarray, max_points: int = MAX_POINTS) -> np.ndarray:
-    """Return sorted indices (at most ``max_points``) into ``y`` keeping its first and last samples and
-    the first, last, smallest and largest sample of each of ``max_points // 4`` equal index buckets.
-
-    NaNs are never chosen as a bucket's minimum or maximum unless the whole bucket is NaN.
-    """
-    y = np.asarray(y, dtype=float)
-    n = y.size
-    check_int("max_points", max_points, 4)
-    if n <= max_points:
-        return np.arange(n)
-    b = max_points // 4
-    k = -(-n // b)
-    idx = np.minimum(np.arange(b * k), n - 1).reshape(b, k)
-    yy = y[idx]
-    nan = np.isnan(yy)
-    lo = np.argmin(np.where(nan, np.inf, yy), axis=1)
-    hi = np.argmax(np.where(nan, -np.inf, yy), axis=1)
-    rows = np.arange(b)
-    keep = np.concatenate([idx[:, 0], idx[:, -1], idx[rows, lo], idx[rows, hi], [0, n - 1]])
-    return np.unique(keep)
 
 
 def _thin(x: np.ndarray, y: np.ndarray, max_points: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
@@ -302,8 +279,13 @@ def make_panel(setting: PrimerSetting | None = None) -> LivePanel:
             last["setting"] = setting_now
         return _status(_draw(figs, setting_now, window, last["res"]), setting_now)
 
+    def idle(values: dict) -> dict[str, str]:
+        if values["loss_pct"] > 0:
+            return {}
+        return {"seed": "with no random loss nothing in this run is random, so the seed changes nothing"}
+
     return LivePanel(controls, update, list(figs), title="Bulk TCP flows through a drop-tail bottleneck",
-                     columns=3)
+                     columns=3, idle=idle)
 
 
 REFERENCE = PrimerSetting()

@@ -1,20 +1,24 @@
 """Drive the real lab: JupyterLab on loopback, headless Chromium (Debian's), Playwright's Python API.
 
-For each chapter listed in CHAPTERS: open the notebook, run all cells, drag the first slider, and check
-that the live plot changed and that no cell shows an error. A screenshot of each is kept in
+For each chapter in CHAPTERS: open the notebook, run all cells, then check every live panel (an output
+holding controls and a plot): every plot is drawn (> 0 px tall), no legend entry is plotly's default
+"trace N", and every control moved once (each slider dragged, each dropdown set to its next option,
+each checkbox toggled) redraws without an error in the panel. Over the whole chapter: no console error,
+no uncaught page error, no exception in the kernel (including those of widget-message handlers, which
+land in the kernel's log, not in a cell). The lab and page helpers are those of
+benchmarks/bench_browser.py, which measures the same panels. A screenshot of each chapter is kept in
 ``test-artifacts/``. Under CI (CI=true) a missing browser is a failure, never a skip.
+
+A new chapter with LivePanel panels needs only its notebook's name in CHAPTERS.
 """
 
 from __future__ import annotations
 
-import json
+import importlib.util
 import os
+import re
 import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -23,11 +27,11 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHAPTERS = ["00_start_here.ipynb", "00b_tcp_primer.ipynb", "01_admission_control.ipynb", "04_delay_model.ipynb",
-            "05_object_packaging.ipynb"]
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--disable-dev-shm-usage"]
+CHAPTERS = ["00_start_here", "00b_tcp_primer", "01_admission_control", "04_delay_model",
+            "05_object_packaging"]
+_spec = importlib.util.spec_from_file_location("bench_browser", ROOT / "benchmarks" / "bench_browser.py")
+lab = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lab)
 
 
 def _chromium() -> str:
@@ -40,153 +44,63 @@ def _chromium() -> str:
     pytest.skip("Chromium not installed (make chromium installs it on Debian/Ubuntu)")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def lab_url(tmp_path_factory):
-    # Serve a copy of labs/: JupyterLab saves notebooks it runs, and the stored ones must stay as they are.
-    served = tmp_path_factory.mktemp("served")
-    shutil.copytree(ROOT / "labs", served / "labs")
-    settings = tmp_path_factory.mktemp("lab-settings")
-    tracker = settings / "@jupyterlab" / "notebook-extension"
-    tracker.mkdir(parents=True)
-    # Off-screen cells must stay in the page (JupyterLab 4 virtualises notebooks by default).
-    (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "defer"}))
-    notes = settings / "@jupyterlab" / "apputils-extension"
-    notes.mkdir(parents=True)  # no "get news?" pop-up over the page (and no network calls for it)
-    (notes / "notification.jupyterlab-settings").write_text(
-        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-    docs = settings / "@jupyterlab" / "docmanager-extension"
-    docs.mkdir(parents=True)
-    (docs / "plugin.jupyterlab-settings").write_text(json.dumps({"autosave": False}))
-    port = _free_port()
-    log = (tmp_path_factory.mktemp("lab-log") / "lab.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-         f"--ServerApp.port={port}", "--ServerApp.token=", "--ServerApp.password=",
-         f"--ServerApp.root_dir={served}", f"--LabApp.user_settings_dir={settings}",
-         f"--LabApp.workspaces_dir={tmp_path_factory.mktemp('ws')}", "--allow-root"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=served,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/api/status", timeout=2)
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"JupyterLab did not start (exit {proc.poll()})")
-            time.sleep(0.5)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
-
-
 @pytest.fixture(scope="module")
 def browser():
     executable = _chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS, headless=True)
+        b = pw.chromium.launch(executable_path=executable, args=lab.CHROMIUM_FLAGS, headless=True)
         yield b
         b.close()
 
 
-_PLOT_STATE = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(
-    el => JSON.stringify((el.data || []).map(t => [t.x, t.y])))"""
-
-
-def _wait_kernel_idle(page, timeout_s: float):
-    """Wait until the status bar shows the kernel connected and idle."""
-    page.locator(".jp-StatusBar-TextItem", has_text="Idle").first.wait_for(timeout=timeout_s * 1000)
-
-
-def _accept_kernel_dialog(page, wait_s: float = 5.0):
-    """If JupyterLab asks which kernel to start (it may under load), accept its default (Python 3)."""
-    dialog = page.locator(".jp-Dialog", has_text="Select Kernel")
-    deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline:
-        if dialog.count():
-            dialog.locator("button", has_text="Select").last.click()
-            return
-        time.sleep(0.25)
-
-
-def _run_all(page):
-    """Run all cells from the Run menu; retry once if the kernel ignored the first request."""
-    for _attempt in range(2):
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if page.locator(".jp-InputPrompt", has_text="[*]").count() or page.locator(
-                    ".jp-InputPrompt", has_text="[1]").count():
-                return
-            time.sleep(0.5)
-    raise AssertionError("Run All Cells did not start the cells")
-
-
-def _wait_idle(page, timeout_s: float):
-    """Wait until no cell is queued or running ('[*]') and the kernel reports idle."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        busy = page.locator(".jp-InputPrompt", has_text="[*]").count()
-        idle = page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").count()
-        if busy == 0 and idle > 0:
-            return
-        time.sleep(0.5)
-    raise AssertionError("notebook did not finish running")
+@pytest.fixture(scope="module")
+def lab_server(browser, tmp_path_factory):
+    # Serves a copy of labs/ (and data/) with autosave off: the stored notebooks must stay as they are.
+    proc, url, log_path = lab.start_lab(ROOT, tmp_path_factory.mktemp("lab"), sys.executable)
+    yield url, log_path
+    lab.stop_lab(proc)
 
 
 @pytest.mark.parametrize("notebook", CHAPTERS)
-def test_chapter_runs_and_slider_redraws(lab_url, browser, notebook):
+def test_chapter_panels_draw_and_every_control_redraws(lab_server, browser, notebook):
+    url, log_path = lab_server
     ARTIFACTS.mkdir(exist_ok=True)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    # ?reset: a fresh workspace, so tabs from the previous chapter are not restored beside this one.
-    page.goto(f"{lab_url}/lab/tree/labs/{notebook}?reset", wait_until="domcontentloaded")
-    page.wait_for_selector(".jp-Notebook", timeout=90_000)
-    _accept_kernel_dialog(page)
-    _wait_kernel_idle(page, 120)
-    _run_all(page)
+    tracebacks_before = lab._tracebacks(log_path)
+    log: dict = {}
+    page = lab.open_chapter(browser, url, notebook, log)
     try:
-        page.wait_for_selector(".js-plotly-plot", timeout=180_000, state="attached")
-        _wait_idle(page, 240)
+        panels = lab.find_panels(page)
+        assert panels, "no live panel (controls + plot) rendered"
+        for panel in panels:
+            where = f"{notebook}, panel {panel['title']!r}"
+            state = lab.panel_state(page, panel["index"])
+            assert state["heights"] and min(state["heights"]) > 0, f"{where}: a plot is 0 px tall: {state}"
+            defaults = [n for n in lab.legend_names(page, panel["index"]) if re.fullmatch(r"trace \d+", n)]
+            assert not defaults, f"{where}: legend shows plotly's default names {defaults}"
+            moved = drawn = 0
+            for control in panel["controls"]:
+                if control["disabled"]:
+                    continue
+                result = lab.move_once(page, control)
+                assert result is not None, f"{where}: moving {control['label']!r} did not change its value"
+                moved += 1
+                drawn += result["drawn"]
+                after = lab.panel_state(page, panel["index"])
+                assert "Cannot run with these settings" not in after["status"], (control["label"], after["status"])
+                assert min(after["heights"]) > 0, f"{where}: a plot is 0 px tall after moving {control['label']!r}"
+            assert moved, f"{where}: no control could be moved"
+            assert drawn, f"{where}: no move changed the plots"
+        page.screenshot(path=str(ARTIFACTS / f"{notebook}.png"), full_page=False)
+        errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+        texts = [errors.nth(i).inner_text() for i in range(errors.count())]
+        assert not [t for t in texts if "Error" in t or "Traceback" in t], texts
+        assert not log["console_errors"], log["console_errors"][:5]
+        assert not lab.kernel_messages(page), lab.kernel_messages(page)[:3]
+        assert lab._tracebacks(log_path) == tracebacks_before, "the kernel logged an exception (see lab log)"
     except Exception:
-        page.screenshot(path=str(ARTIFACTS / f"{Path(notebook).stem}-failed.png"), full_page=True)
+        page.screenshot(path=str(ARTIFACTS / f"{notebook}-failed.png"), full_page=True)
         raise
-    before = page.evaluate(_PLOT_STATE)
-    assert before and any(before), "no plot data rendered"
-
-    handle = page.locator(".widget-slider .noUi-handle, .jupyter-widgets.widget-slider .noUi-handle").first
-    handle.scroll_into_view_if_needed()
-    box = handle.bounding_box()
-    assert box, "slider handle not visible"
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2, steps=8)
-    page.mouse.up()
-
-    deadline = time.monotonic() + 60
-    after = before
-    while time.monotonic() < deadline and after == before:
-        time.sleep(0.5)
-        after = page.evaluate(_PLOT_STATE)
-    page.screenshot(path=str(ARTIFACTS / f"{Path(notebook).stem}.png"), full_page=False)
-    assert after != before, "dragging the slider did not change the plot"
-
-    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
-    texts = [errors.nth(i).inner_text() for i in range(errors.count())]
-    assert not [t for t in texts if "Error" in t or "Traceback" in t], texts
-    assert page.locator("text=Cannot run with these settings").count() == 0
-    page.close()
+    finally:
+        page.close()

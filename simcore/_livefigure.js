@@ -1,0 +1,134 @@
+// Front end of simcore.livefigure.LiveFigure: one plotly.js per page, figures patched in place.
+//
+// plotly.js is not in this module: it comes once per kernel as the gzipped bytes of the installed plotly
+// package's plotly.min.js, held by a single shared library widget (`_library` refers to it); it is
+// unpacked once per page and shared by every figure. Python sends a full "snapshot" when a figure's
+// model appears in the page, then "patch" messages holding only the trace properties and layout keys
+// that changed (numeric arrays as binary buffers). After drawing, the page answers {type: "drawn", seq}
+// so Python can tell how long the student waited. Nothing else goes back: zooming or hovering in the
+// page sends no messages to the kernel.
+
+const LIVE = (globalThis.__simcoreLive ??= { plotly: null, figures: new Map() });
+const TYPED = {
+  f8: Float64Array, f4: Float32Array, i4: Int32Array, u4: Uint32Array,
+  i2: Int16Array, u2: Uint16Array, i1: Int8Array, u1: Uint8Array,
+};
+const CONFIG = { responsive: true, displaylogo: false, modeBarButtonsToRemove: ["toImage"] };
+
+function loadPlotly(model) {
+  if (!LIVE.plotly) {
+    LIVE.plotly = (async () => {
+      const ref = String(model.get("_library")).replace(/^IPY_MODEL_/, "");
+      const library = await model.widget_manager.get_model(ref);
+      const gz = library.get("bundle_gz");
+      const bytes = gz instanceof DataView ? new Uint8Array(gz.buffer, gz.byteOffset, gz.byteLength) : gz;
+      const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      const source = await new Response(stream).text();
+      const module = { exports: {} };
+      new Function("module", "exports", "define", source)(module, module.exports, undefined);
+      return module.exports;
+    })();
+    LIVE.plotly.catch(() => { LIVE.plotly = null; });
+  }
+  return LIVE.plotly;
+}
+
+function decode(value, buffers) {
+  if (Array.isArray(value)) return value.map((v) => decode(v, buffers));
+  if (value && typeof value === "object") {
+    if ("__nd__" in value) {
+      const dv = buffers[value.__nd__];
+      return new TYPED[value.dtype](dv.buffer.slice(dv.byteOffset, dv.byteOffset + dv.byteLength));
+    }
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = decode(v, buffers);
+    return out;
+  }
+  return value;
+}
+
+// plotly.js writes into the objects it is given (uids, computed ranges): hand it copies, so the
+// figure's own state stays what Python sent. Typed arrays are shared, never written.
+function clone(value) {
+  if (Array.isArray(value)) return value.map(clone);
+  if (value && typeof value === "object" && !ArrayBuffer.isView(value)) {
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = clone(v);
+    return out;
+  }
+  return value;
+}
+
+function applyPatch(fig, msg, buffers) {
+  if (msg.type === "snapshot") {
+    fig.data = decode(msg.data, buffers);
+    fig.layout = decode(msg.layout, buffers);
+    return;
+  }
+  for (const [i, props] of Object.entries(msg.traces || {})) {
+    const trace = (fig.data[Number(i)] ??= {});
+    for (const [k, v] of Object.entries(props)) {
+      if (v === null) delete trace[k];
+      else trace[k] = decode(v, buffers);
+    }
+  }
+  fig.data.length = msg.n_traces;
+  for (const [k, v] of Object.entries(msg.layout || {})) {
+    if (v === null) delete fig.layout[k];
+    else fig.layout[k] = decode(v, buffers);
+  }
+}
+
+async function draw(Plotly, div, fig) {
+  const layout = clone(fig.layout);
+  layout.datarevision = fig.seq;
+  await Plotly.react(div, fig.data.map(clone), layout, CONFIG);
+  div.style.minHeight = "";
+}
+
+async function redrawAll(fig) {
+  const Plotly = await LIVE.plotly;
+  await Promise.all([...fig.views].map((div) => draw(Plotly, div, fig)));
+}
+
+function figureOf(model) {
+  const id = model.get("_uid");
+  if (!LIVE.figures.has(id)) LIVE.figures.set(id, { data: [], layout: {}, seq: -1, views: new Set() });
+  return LIVE.figures.get(id);
+}
+
+export default {
+  initialize({ model }) {
+    const fig = figureOf(model);
+    loadPlotly(model);
+    model.on("msg:custom", (msg, buffers) => {
+      if (msg.type !== "snapshot" && msg.type !== "patch") return;
+      applyPatch(fig, msg, buffers || []);
+      fig.seq = msg.seq;
+      if (!fig.views.size) return;
+      redrawAll(fig).then(
+        () => model.send({ type: "drawn", seq: msg.seq }),
+        (err) => console.warn("simcore live figure: redraw failed", err),
+      );
+    });
+    model.send({ type: "hello" });
+  },
+  async render({ model, el }) {
+    const fig = figureOf(model);
+    const div = document.createElement("div");
+    div.className = "simcore-live-figure";
+    div.style.width = "100%";
+    div.style.minHeight = `${fig.layout.height || model.get("_height") || 400}px`;
+    el.appendChild(div);
+    const Plotly = await loadPlotly(model);
+    fig.views.add(div);
+    if (fig.seq >= 0) {
+      await draw(Plotly, div, fig);
+      model.send({ type: "drawn", seq: fig.seq });
+    }
+    return () => {
+      fig.views.delete(div);
+      Plotly.purge(div);
+    };
+  },
+};

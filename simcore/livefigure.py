@@ -1,0 +1,246 @@
+"""``LiveFigure``: a plotly figure that redraws in the browser with only what changed.
+
+A ``LiveFigure`` is a ``go.Figure`` (build and update it with the usual plotly API, ``batch_update()``
+included) that also has a small anywidget view (``fig.widget``; displaying the figure shows it). Why not
+plotly's own ``go.FigureWidget`` (checked with plotly 7.1 in JupyterLab 4.6, see benchmarks/bench_browser.py):
+each FigureWidget ships its own 4.96 MB copy of plotly.js to the page; after every redraw it sends
+``_js2py_traceDeltas`` / ``_js2py_widget_layoutDelta`` back, keeping the kernel busy 100-200 ms and
+raising a ValueError in ``_remove_overlapping_props`` when traces hold numpy arrays (plotly.py #4160);
+and names and styles set before display can be missing on first display.
+
+Here instead:
+- plotly.js reaches the page once per kernel: one shared ``_PlotlyLibrary`` widget holds the installed
+  plotly package's ``plotly.min.js`` gzipped (about 1.4 MB instead of 4.8 MB), unpacked once per page.
+- When a figure appears in the page it asks for a full snapshot; after that, every change (a
+  ``batch_update()`` block, or a single assignment outside one) sends only the trace properties and
+  layout keys that differ from what the page has, numeric arrays as binary buffers (8 bytes a number
+  instead of about 18 characters of JSON).
+- Nothing is echoed back except a tiny ``drawn`` acknowledgement, so the kernel is idle as soon as the
+  page has drawn; ``on_drawn(callback)`` hears it (``LivePanel`` uses it to report the time the
+  student waited).
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+import os
+import time
+import uuid
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+import anywidget
+import ipywidgets as widgets
+import numpy as np
+import plotly.graph_objects as go
+import traitlets
+
+__all__ = ["LiveFigure", "encode"]
+
+_TYPED = {"f8", "f4", "i4", "u4", "i2", "u2", "i1", "u1"}
+_LIST_AS_ARRAY = 64  # numeric lists longer than this travel as float64 buffers (None -> NaN, a gap)
+
+
+class _PlotlyLibrary(anywidget.AnyWidget):
+    """Holds plotly.js (gzipped) for the page; never displayed. One per kernel (``_library()``)."""
+
+    _esm = "export default { initialize() {} };"
+    bundle_gz = traitlets.Bytes().tag(sync=True)
+
+
+_LIBRARY: list[_PlotlyLibrary] = []
+
+
+def _bundle_gz() -> bytes:
+    """Return the installed plotly's plotly.min.js gzipped. Compressing takes ~0.5 s, so the result is kept
+    under NUMBA_CACHE_DIR (set by the Makefile and Binder) when that is set; a damaged copy is redone."""
+    import plotly
+    from plotly.offline import get_plotlyjs
+
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    path = Path(folder) / "simcore-web" / f"plotly-{plotly.__version__}.min.js.gz" if folder else None
+    if path is not None and path.is_file():
+        try:
+            data = path.read_bytes()
+            gzip.decompress(data)  # checks length and CRC
+            return data
+        except (OSError, EOFError, gzip.BadGzipFile, zlib.error):
+            pass
+    data = gzip.compress(get_plotlyjs().encode(), compresslevel=9, mtime=0)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return data
+
+
+def _library() -> _PlotlyLibrary:
+    if not _LIBRARY:
+        _LIBRARY.append(_PlotlyLibrary(bundle_gz=_bundle_gz()))
+    return _LIBRARY[0]
+
+
+def warm() -> None:
+    """Prepare the gzipped plotly.js (``python -m simcore warm`` runs this on Binder's build)."""
+    _bundle_gz()
+
+
+class _FigureView(anywidget.AnyWidget):
+    _esm = Path(__file__).with_name("_livefigure.js")
+    _uid = traitlets.Unicode().tag(sync=True)
+    _height = traitlets.Int(400).tag(sync=True)
+    _library = traitlets.Instance(_PlotlyLibrary).tag(sync=True, **widgets.widget_serialization)
+
+
+def _is_number(v) -> bool:
+    return v is None or (isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_)))
+
+
+def encode(value, buffers: list) -> object:
+    """Return ``value`` as JSON-ready data for the page, numeric numpy arrays (and long numeric lists)
+    replaced by ``{"__nd__": i, "dtype": ...}`` with their bytes appended to ``buffers``; NaN and
+    infinities in plain numbers become None (a gap for plotly)."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "iuf" and value.ndim == 1:
+            arr = value
+            code = f"{arr.dtype.kind}{arr.dtype.itemsize}"
+            if code not in _TYPED:
+                arr, code = arr.astype(np.float64), "f8"
+            buffers.append(np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False).tobytes())
+            return {"__nd__": len(buffers) - 1, "dtype": code}
+        return encode(value.tolist(), buffers)
+    if isinstance(value, dict):
+        return {k: encode(v, buffers) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        if len(value) > _LIST_AS_ARRAY and all(map(_is_number, value)):
+            return encode(np.array([np.nan if v is None else v for v in value], dtype=np.float64), buffers)
+        return [encode(v, buffers) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or a.shape != b.shape or a.dtype != b.dtype:
+            return False
+        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is not type(b):
+        return False
+    return a == b or (isinstance(a, float) and a != a and b != b)
+
+
+def _snap(value):
+    """Return a copy of ``value`` that later in-place edits of the figure cannot change (plotly stores
+    arrays read-only, so numpy arrays are kept by reference)."""
+    if isinstance(value, dict):
+        return {k: _snap(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_snap(v) for v in value]
+    return value
+
+
+class LiveFigure(go.Figure):
+    """A ``go.Figure`` that mirrors itself into the page (see the module's docstring).
+
+    ``fig.widget`` is the view to put into a layout; ``on_drawn(callback)`` calls ``callback(seq)``
+    whenever the page has drawn the update ``seq`` (the value ``push()`` returned)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._view = _FigureView(_uid=uuid.uuid4().hex, _library=_library(),
+                                 _height=int(self.layout.height or 400))
+        self._view.on_msg(self._on_msg)
+        self._ready = False
+        self._seq = 0
+        self._sent_data: list[dict] = []
+        self._sent_layout: dict = {}
+        self._drawn_callbacks: list[Callable[[int], None]] = []
+        self._last_push_s = 0.0
+
+    @property
+    def widget(self) -> _FigureView:
+        """The figure's widget (what to put into a VBox)."""
+        return self._view
+
+    def on_drawn(self, callback: Callable[[int], None]) -> None:
+        """Call ``callback(seq)`` when the page reports it has drawn update ``seq``."""
+        self._drawn_callbacks.append(callback)
+
+    # plotly calls these after every change (in a batch: once, when it ends); a plain Figure ignores them
+    def _send_addTraces_msg(self, *_args, **_kwargs):
+        self.push()
+
+    _send_moveTraces_msg = _send_deleteTraces_msg = _send_restyle_msg = _send_addTraces_msg
+    _send_relayout_msg = _send_update_msg = _send_addTraces_msg
+
+    def _on_msg(self, _widget, content, _buffers) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "hello":
+            self._ready = True
+            self._send_snapshot()
+        elif kind == "drawn":
+            for callback in list(self._drawn_callbacks):
+                callback(int(content.get("seq", -1)))
+
+    def _send_snapshot(self) -> None:
+        self._seq += 1
+        buffers: list = []
+        data = [encode(t, buffers) for t in self._data]
+        layout = encode(self._layout, buffers)
+        self._view.send({"type": "snapshot", "seq": self._seq, "data": data, "layout": layout}, buffers)
+        self._sent_data = [_snap(t) for t in self._data]
+        self._sent_layout = _snap(self._layout)
+
+    def push(self) -> int | None:
+        """Send what changed since the last push; return its sequence number, or None if nothing was
+        sent (nothing changed, or the figure has not appeared in a page yet)."""
+        if not getattr(self, "_ready", False):
+            return None
+        start = time.perf_counter()
+        buffers: list = []
+        traces: dict[str, dict] = {}
+        for i, trace in enumerate(self._data):
+            old = self._sent_data[i] if i < len(self._sent_data) else {}
+            changed = {k: encode(v, buffers) for k, v in trace.items() if k not in old or not _same(v, old[k])}
+            changed.update({k: None for k in old if k not in trace})
+            if changed:
+                traces[str(i)] = changed
+        layout = {k: encode(v, buffers) for k, v in self._layout.items()
+                  if k not in self._sent_layout or not _same(v, self._sent_layout[k])}
+        layout.update({k: None for k in self._sent_layout if k not in self._layout})
+        if not traces and not layout and len(self._data) == len(self._sent_data):
+            return None
+        self._seq += 1
+        self._view.send({"type": "patch", "seq": self._seq, "traces": traces, "layout": layout,
+                         "n_traces": len(self._data)}, buffers)
+        prev = self._sent_data
+        self._sent_data = [_snap(t) if (str(i) in traces or i >= len(prev)) else prev[i]
+                           for i, t in enumerate(self._data)]
+        for k in layout:
+            if k in self._layout:
+                self._sent_layout[k] = _snap(self._layout[k])
+            else:
+                self._sent_layout.pop(k, None)
+        self._last_push_s = time.perf_counter() - start
+        return self._seq
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        return self._view._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self._view)

@@ -1,0 +1,81 @@
+"""LiveFigure sends a snapshot when the page asks, then only what changed, numbers as binary buffers."""
+
+import numpy as np
+import pytest
+
+from simcore.livefigure import LiveFigure, encode
+from simcore.plotting import LivePanel, float_slider, same_value
+
+
+def _connected(fig):
+    sent = []
+    fig.widget.send = lambda content, buffers=None: sent.append((content, buffers or []))
+    fig._on_msg(None, {"type": "hello"}, [])
+    return sent
+
+
+def test_encode_numeric_arrays_as_little_endian_buffers_and_non_finite_as_none():
+    buffers = []
+    out = encode({"x": np.array([1.0, 2.5]), "y": [float("nan"), 3], "t": np.array(["a", "b"])}, buffers)
+    assert out == {"x": {"__nd__": 0, "dtype": "f8"}, "y": [None, 3], "t": ["a", "b"]}
+    assert buffers[0] == np.array([1.0, 2.5], "<f8").tobytes()
+    long = encode(list(range(100)) + [None], buffers)  # a long numeric list travels as float64, None -> NaN
+    back = np.frombuffer(buffers[long["__nd__"]], "<f8")
+    assert back.size == 101 and back[99] == 99.0 and np.isnan(back[100])
+
+
+def test_nothing_is_sent_before_the_page_asks_then_a_snapshot_with_names_and_styles():
+    fig = LiveFigure()
+    fig.add_scatter(x=[0, 1], y=[2, 3], name="closed form", line=dict(color="#000000"))
+    sent = []
+    fig.widget.send = lambda content, buffers=None: sent.append(content)
+    fig.data[0].name = "changed before display"
+    assert sent == []
+    fig._on_msg(None, {"type": "hello"}, [])
+    (snap,) = sent
+    assert snap["type"] == "snapshot"
+    assert snap["data"][0]["name"] == "changed before display" and snap["data"][0]["line"] == {"color": "#000000"}
+
+
+def test_a_batch_sends_only_the_changed_properties_once():
+    fig = LiveFigure()
+    fig.add_scatter(x=[0, 1], y=[2, 3], name="a")
+    fig.add_scatter(x=[0, 1], y=[5, 6], name="b")
+    sent = _connected(fig)
+    with fig.batch_update():
+        fig.data[1].y = np.array([7.0, 8.0])
+        fig.data[0].name = "a"  # unchanged: not sent
+        fig.update_yaxes(range=[0, 9])
+    content, buffers = sent[-1]
+    assert len(sent) == 2 and content["type"] == "patch"
+    assert content["traces"] == {"1": {"y": {"__nd__": 0, "dtype": "f8"}}}
+    assert content["layout"] == {"yaxis": {"range": [0, 9]}}
+    assert np.frombuffer(buffers[0], "<f8").tolist() == [7.0, 8.0]
+    with fig.batch_update():
+        fig.data[1].y = np.array([7.0, 8.0])  # same values again: nothing to send
+    assert len(sent) == 2
+
+
+def test_panel_reports_the_redraw_time_after_the_page_acknowledges():
+    fig = LiveFigure()
+    fig.add_scatter(x=[0], y=[0], name="dot")
+    sent = _connected(fig)
+    slider = float_slider("x", 1.0, 0.0, 10.0, 1.0)
+
+    def update(values):
+        fig.data[0].x = [values["x"]]
+        return "ok"
+
+    panel = LivePanel({"x": slider}, update, [fig],
+                      idle=lambda v: {"x": "demo reason"} if v["x"] > 5 else {})
+    slider.value = 7.0
+    assert panel.last_redraw_ms is None and "Python" in panel.status.value
+    assert slider.disabled and "demo reason" in panel.status.value
+    fig._on_msg(None, {"type": "drawn", "seq": sent[-1][0]["seq"]}, [])
+    assert panel.last_redraw_ms is not None and "redrawn" in panel.status.value
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [(20.0, 19.999999999999996, True), (20.0, 21.0, False),
+                                              (3, 3, True), ("HTTP", "FTP", False)])
+def test_same_value_tolerates_a_slider_round_trip(a, b, same):
+    assert same_value(a, b) is same
