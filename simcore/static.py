@@ -1,10 +1,10 @@
 """Static output for the book: with ``SIMCORE_STATIC=1`` set, live panels and figures render as plain HTML.
 
-A live panel is sliders plus plotly ``FigureWidget`` objects: it needs a running kernel. In a static page
-(the Jupyter Book build of the chapters) its widget view renders as nothing: the widget manager's script
-comes from a CDN, each FigureWidget's saved state carries its own 5 MB copy of plotly.js, and the sliders
-could not re-run anything anyway. So the book's execution step (``simcore.book``) sets ``SIMCORE_STATIC=1``
-in the kernel's environment, and then:
+A live panel is sliders plus live figures (``simcore.livefigure.LiveFigure``, or plotly's ``FigureWidget``):
+it needs a running kernel. In a static page (the Jupyter Book build of the chapters) a widget view renders
+as nothing: the widget manager's script comes from a CDN, a widget's saved state can carry its own copy of
+plotly.js (5 MB for a FigureWidget), and the sliders could not re-run anything anyway. So the book's
+execution step (``simcore.book``) sets ``SIMCORE_STATIC=1`` in the kernel's environment, and then:
 
 - ``LivePanel`` displays a snapshot instead of the widget: its title, the control settings it was drawn
   with, each figure as an interactive plotly chart (zoom, hover, legend), and its status line;
