@@ -1,6 +1,6 @@
 # Two commands on a fresh machine (Linux or macOS with python3):
 #   make lab    install everything into .venv and open JupyterLab on labs/
-#   make test   install everything (browser included) and run every test
+#   make test   install everything (browser and tshark included) and run every test
 # Also: make figures (regenerate figures/ headlessly), make bench (print benchmark figures).
 
 PY      ?= python3
@@ -10,7 +10,7 @@ STAMP   := $(VENV)/.installed
 # numba writes compiled kernels here (the default beside the sources may be read-only).
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: install lab figures test lint unit notebooks browser-test chromium bench clean
+.PHONY: install lab figures test lint unit notebooks browser-test chromium tshark bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -41,10 +41,24 @@ chromium:
 		echo "chromium not found and cannot be installed here: the browser test will be skipped"; \
 	fi
 
+# Debian/Ubuntu: installs Debian's tshark, which reads the lab's exported captures in tests/packet/test_tshark.py
+# (as root, or with sudo). Elsewhere: install Wireshark's tshark yourself; without it those tests are
+# skipped, except under CI=true.
+tshark:
+	@if command -v tshark >/dev/null 2>&1; then \
+		echo "tshark: $$(command -v tshark)"; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; \
+	elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1; then \
+		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; \
+	else \
+		echo "tshark not found and cannot be installed here: the tshark tests will be skipped"; \
+	fi
+
 lint: install
 	$(BIN)/ruff check .
 
-test: install chromium lint
+test: install chromium tshark lint
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests labs --nbval-lax -p no:cacheprovider \
 		--timeout=900 --nbval-cell-timeout=600
 
