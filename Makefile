@@ -28,32 +28,30 @@ lab: install
 figures: install
 	$(BIN)/python -m simcore figures all
 
+# $(call apt_install,PACKAGE,COMMANDS,WHAT): if one of COMMANDS is on the PATH, say where; else, on
+# Debian/Ubuntu, apt-get PACKAGE (as root, or with sudo); else say that WHAT will be skipped.
+define apt_install
+	@found=""; for c in $(2); do if command -v $$c >/dev/null 2>&1; then found=$$(command -v $$c); break; fi; done; \
+	if [ -n "$$found" ]; then \
+		echo "$(1): $$found"; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; \
+	elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1; then \
+		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; \
+	else \
+		echo "$(1) not found and cannot be installed here: $(3) will be skipped"; \
+	fi
+endef
+
 # Debian/Ubuntu: installs Debian's chromium for the browser test (as root, or with sudo).
 # Elsewhere: install Chromium yourself; without it the browser test is skipped, except under CI=true.
 chromium:
-	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
-		echo "chromium: $$(command -v chromium || command -v chromium-browser)"; \
-	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1; then \
-		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	else \
-		echo "chromium not found and cannot be installed here: the browser test will be skipped"; \
-	fi
+	$(call apt_install,chromium,chromium chromium-browser,the browser test)
 
-# Debian/Ubuntu: installs Debian's tshark, which reads the lab's exported captures in tests/packet/test_tshark.py
-# (as root, or with sudo). Elsewhere: install Wireshark's tshark yourself; without it those tests are
-# skipped, except under CI=true.
+# Debian/Ubuntu: installs Debian's tshark, which reads the lab's exported captures in tests/packet/test_tshark.py.
+# Elsewhere: install Wireshark's tshark yourself; without it those tests are skipped, except under CI=true.
 tshark:
-	@if command -v tshark >/dev/null 2>&1; then \
-		echo "tshark: $$(command -v tshark)"; \
-	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; \
-	elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1; then \
-		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tshark >/dev/null; \
-	else \
-		echo "tshark not found and cannot be installed here: the tshark tests will be skipped"; \
-	fi
+	$(call apt_install,tshark,tshark,the tshark tests)
 
 lint: install
 	$(BIN)/ruff check .

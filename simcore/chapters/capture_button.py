@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import ipywidgets as widgets
+from IPython.display import HTML
 
 from simcore.packet import PacketResult
 
@@ -28,7 +29,8 @@ def _safe(name: str) -> str:
 
 
 class CaptureButton:
-    """Button + capture-point choice + status line; ``save()`` does what a click does and returns the path.
+    """Button + capture-point choice + a message (``message``, shown in ``output``); ``save()`` does what a
+    click does and returns the path.
 
     result_of: returns the run to save (None if there is none yet).
     name_of: returns the file's stem for the current settings (made filesystem-safe here).
@@ -46,10 +48,18 @@ class CaptureButton:
         self.button = widgets.Button(description="Save this run as a capture", icon="download",
                                      tooltip="Write the run as a pcapng file that Wireshark opens",
                                      layout=widgets.Layout(width="240px"))
-        self.status = widgets.HTML(value="")
+        # an Output (not an HTML widget): the notebook renders it, so a relative link resolves to the file
+        # beside the notebook and, with ``download``, is fetched rather than opened in the lab
+        self.output = widgets.Output()
+        self.message = ""
         self.last_error: Exception | None = None
         self.button.on_click(lambda _b: self.save())
-        self.widget = widgets.VBox([widgets.HBox([self.button, self.point]), self.status])
+        self.widget = widgets.VBox([widgets.HBox([self.button, self.point]), self.output])
+
+    def _show(self, message: str) -> None:
+        self.message = message
+        self.output.outputs = ()
+        self.output.append_display_data(HTML(message))
 
     def save(self) -> Path | None:
         """Write the current run's capture; show and return its path (None, with the reason shown, if not)."""
@@ -64,13 +74,13 @@ class CaptureButton:
                                capture_point=side, format="pcapng")
         except Exception as exc:  # a button must never crash the kernel: show, keep, go on
             self.last_error = exc
-            self.status.value = f"<span style='color:#b00020'>Cannot save: {html.escape(str(exc))}</span>"
+            self._show(f"<span style='color:#b00020'>Cannot save: {html.escape(str(exc))}</span>")
             return None
         self.last_error = None
         rel = html.escape(path.as_posix())
-        self.status.value = (f"Saved <a href='{rel}' download>{rel}</a> ({path.stat().st_size / 1024:.0f} kB). "
-                             "Open it in Wireshark: Statistics &gt; TCP Stream Graphs &gt; Stevens shows this "
-                             "time-sequence plot; Analyze &gt; Expert Information lists retransmissions.")
+        self._show(f"Saved <a href='{rel}' download>{rel}</a> ({path.stat().st_size / 1024:.0f} kB). "
+                   "Open it in Wireshark: Statistics &gt; TCP Stream Graphs &gt; Stevens shows the time-sequence "
+                   "plot; Analyze &gt; Expert Information lists the retransmissions.")
         return path
 
 

@@ -6,6 +6,8 @@ import struct
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scapy.layers.inet import IP, TCP, UDP
 from scapy.layers.l2 import Ether
 from scapy.utils import PcapNgReader, RawPcapReader, rdpcap
@@ -190,3 +192,30 @@ def test_untraced_run_and_missing_folder_are_refused(tmp_path):
     with pytest.raises(ValueError, match="does not exist"):
         simulate(_two_hosts(), seed=3, trace=True).to_pcap(tmp_path / "no" / "x.pcap")
     assert list(tmp_path.iterdir()) == []
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(variant=st.sampled_from(["reno", "newreno", "sack"]), rwnd=st.sampled_from([3000, 65535, 300_000]),
+       loss=st.sampled_from([0.0, 0.05]), drops=st.lists(st.integers(0, 40), max_size=4, unique=True),
+       delack=st.booleans(), flows=st.integers(1, 2), seed=st.integers(0, 2**32 - 1),
+       where=st.sampled_from([(None, "sender"), (0, "sender"), (0, "receiver"), (1, "sender")]))
+def test_any_run_exports_frames_that_match_its_trace(tmp_path, variant, rwnd, loss, drops, delack, flows, seed,
+                                                     where):
+    link = LinkParams(rate_bps=2e6, delay_s=0.01, queue_packets=6, loss_prob=loss, drop_sequence=tuple(sorted(drops)))
+    db = dumbbell(flows, link)
+    tcp = TcpParams(variant=variant, mss_bytes=1000, rwnd_bytes=rwnd, delayed_ack=delack)
+    r = simulate(bulk_scenario(db.network, db.pairs, tcp, duration_s=1.0), seed=seed, trace=True)
+    pk = rdpcap(str(r.to_pcap(tmp_path / "h.pcap", link=where[0], capture_point=where[1], snaplen=2000)))
+    pt = r.packet_trace
+    if where[0] is None:  # the client host of flow 1: what it sent and what reached it
+        assert len(pk) == np.sum(((pt.kind == 0) | (pt.kind == 1)) & (pt.conn == 0)
+                                 & ((pt.kind == 0) == (pt.direction == 0)))
+    for p in pk:
+        raw = bytes(p[IP])
+        assert _ones_complement_ok(raw[:20])
+        assert _ones_complement_ok(raw[12:20] + struct.pack("!BBH", 0, 6, p[IP].len - 20) + raw[20:p[IP].len])
+        c = p[TCP].sport - 49152 if p[TCP].sport != 7777 else p[TCP].dport - 49152
+        d = int(p[TCP].sport == 7777)
+        row = np.flatnonzero((pt.uid & 0xFFFF) == p[IP].id)
+        assert row.size and pt.seq[row[0]] == (p[TCP].seq - int(r.tcp_isn[c, d])) % 2**32
+        assert pt.conn[row[0]] == c and pt.direction[row[0]] == d
