@@ -3,7 +3,7 @@
 pcap: the libpcap format with nanosecond timestamps (magic 0xa1b23c4d), version 2.4, little-endian,
 link type 1 (Ethernet). pcapng (RFC draft-ietf-opsawg-pcapng): a Section Header Block, one Interface
 Description Block (Ethernet, ``if_tsresol`` = 9: nanoseconds, ``if_name`` / ``if_description`` say where
-the capture was taken) and one Enhanced Packet Block per frame.
+the capture was taken) and one Enhanced Packet Block per frame, with an optional packet comment.
 """
 
 from __future__ import annotations
@@ -24,12 +24,14 @@ def _le32(values: np.ndarray) -> np.ndarray:
     return np.asarray(values, dtype="<u4").reshape(-1, 1).view(np.uint8)
 
 
-def _records(head: np.ndarray, frames: np.ndarray, caplen: np.ndarray, pad4: bool, tail: np.ndarray | None):
+def _records(head: np.ndarray, frames: np.ndarray, caplen: np.ndarray, pad4: bool, tail: np.ndarray | None,
+             tail_len: np.ndarray | None = None):
     """Return the bytes of all records: row i is head[i], frames[i, :caplen[i]] (zero-padded to 4 bytes if
-    ``pad4``), then tail[i]."""
+    ``pad4``), then tail[i, :tail_len[i]] (all of tail[i] if ``tail_len`` is None)."""
     n, hw = head.shape
     body = (caplen + 3) // 4 * 4 if pad4 else caplen
     tw = 0 if tail is None else tail.shape[1]
+    tl = np.full(n, tw, np.int64) if tail_len is None else tail_len
     width = hw + (int(body.max()) if n else 0) + tw
     out = np.zeros((n, width), np.uint8)
     out[:, :hw] = head
@@ -39,7 +41,7 @@ def _records(head: np.ndarray, frames: np.ndarray, caplen: np.ndarray, pad4: boo
     if tail is not None:
         at = hw + body[:, None] + np.arange(tw)[None, :]
         out[np.arange(n)[:, None], at] = tail
-    keep = cols[None, :] < (hw + body + tw)[:, None]
+    keep = cols[None, :] < (hw + body + tl)[:, None]
     return out[keep].tobytes()
 
 
@@ -65,16 +67,28 @@ def _block(block_type: int, body: bytes) -> bytes:
 
 
 def pcapng_bytes(frames: np.ndarray, caplen: np.ndarray, wirelen: np.ndarray, t_ns: np.ndarray, snaplen: int,
-                 if_name: str, if_description: str, application: str) -> bytes:
-    """Return a whole pcapng file: SHB, one IDB (nanosecond timestamps), one EPB per row."""
+                 if_name: str, if_description: str, application: str, comment_of: np.ndarray | None = None,
+                 comments: dict[int, str] | None = None) -> bytes:
+    """Return a whole pcapng file: SHB, one IDB (nanosecond timestamps), one EPB per row; row i carries the
+    packet comment ``comments[comment_of[i]]`` if there is one (EPB option opt_comment)."""
     end = struct.pack("<HH", 0, 0)
     shb = _block(0x0A0D0D0A, struct.pack("<IHHq", PCAPNG_BYTE_ORDER_MAGIC, 1, 0, -1)
                  + _option(4, application.encode()) + end)
     idb = _block(0x00000001, struct.pack("<HHI", LINKTYPE_ETHERNET, 0, snaplen)
                  + _option(2, if_name.encode()) + _option(3, if_description.encode()) + _option(9, b"\x09") + end)
     n = caplen.shape[0]
-    total = 32 + (caplen + 3) // 4 * 4
+    # per row: its options (a comment and the end of options, or nothing), then the block's total length
+    opts = {k: _option(1, v.encode()) + end for k, v in (comments or {}).items()}
+    which = np.zeros(n, np.int64) if comment_of is None else np.asarray(comment_of)
+    opt_len = np.array([len(opts.get(k, b"")) for k in range(int(which.max(initial=0)) + 1)], np.int64)[which]
+    total = 32 + (caplen + 3) // 4 * 4 + opt_len
+    tail = np.zeros((n, int(opt_len.max(initial=0)) + 4), np.uint8)
+    for k, o in opts.items():
+        rows = np.flatnonzero(which == k)
+        if rows.size:
+            tail[rows, :len(o)] = np.frombuffer(o, np.uint8)
+    tail[np.arange(n)[:, None], opt_len[:, None] + np.arange(4)] = _le32(total)
     t = t_ns.astype(np.uint64)
     head = np.hstack([_le32(np.full(n, 6)), _le32(total), _le32(np.zeros(n)), _le32(t >> np.uint64(32)),
                       _le32(t & np.uint64(0xFFFFFFFF)), _le32(caplen), _le32(wirelen)])
-    return shb + idb + _records(head, frames, caplen, True, _le32(total))
+    return shb + idb + _records(head, frames, caplen, True, tail, opt_len + 4)

@@ -22,6 +22,8 @@ Timestamps are simulated time (``frame.time_epoch`` = seconds since the run star
   SACK-permitted (variant 'sack') on SYNs, up to three SACK blocks otherwise; checksum.
 - UDP for CBR packets: source port 32768 + source index, destination port 7778, checksum.
 - Payload: zero bytes, cut at ``snaplen`` (so files stay small); checksums are of the whole packet.
+- pcapng only: a packet comment on every frame that the link then drops (full buffer or random loss), so
+  ``frame.comment`` finds the drops in a sender-side capture.
 
 Sizes follow real headers (20 bytes IPv4 + 20 bytes TCP + options), not ``Scenario.tcpip_header_bytes``.
 Multistream (SCTP-like) connections are written as TCP for now; an SCTP encoder (common header and
@@ -89,7 +91,8 @@ def _paths(result: PacketResult) -> list[tuple[int, ...]]:
 
 def capture_frames(result: PacketResult, link: int | None = None, capture_point: str = "sender") -> dict:
     """Return what the capture sees, in time order: ``row`` (into ``result.packet_trace``: the packet's send
-    event), ``time_s``, ``on_link`` (the link each frame is on), ``hop`` (its position on the path), and
+    event), ``time_s``, ``on_link`` (the link each frame is on), ``hop`` (its position on the path),
+    ``dropped`` (2: that link's full buffer then drops it, 3: it is lost on that link, else 0), and
     ``link``, ``node`` (where the capture is taken) and ``peer`` (the node at the link's other end)."""
     pt, ht, sc = result.packet_trace, result.hop_trace, result.scenario
     if pt is None or ht is None or sc is None or result.tcp_isn is None:
@@ -142,7 +145,14 @@ def capture_frames(result: PacketResult, link: int | None = None, capture_point:
     order = np.lexsort((pos, is_hop, t))
     row, t, on = row[order].astype(np.int64), t[order], on[order].astype(np.int64)
     hop = lookup(pos_k, route[row], on)
-    return {"row": row, "time_s": t, "on_link": on, "hop": hop, "link": link, "node": here, "peer": there}
+    # frames this capture sees go on to be dropped by the link they are on (offered frames only)
+    drop = np.flatnonzero((pt.kind == 2) | (pt.kind == 3))
+    fate = dict(zip(zip(pt.uid[drop].tolist(), pt.link[drop].tolist(), strict=True), pt.kind[drop].tolist(),
+                    strict=True))
+    uid = pt.uid[row]
+    dropped = np.array([fate.get((u, k), 0) for u, k in zip(uid.tolist(), on.tolist(), strict=True)], np.int64)
+    return {"row": row, "time_s": t, "on_link": on, "hop": hop, "dropped": dropped, "link": link, "node": here,
+            "peer": there}
 
 
 def _frame_fields(result: PacketResult, cap: dict) -> FrameFields:
@@ -253,7 +263,10 @@ def write_capture(result: PacketResult, path, *, link: int | None = None, captur
         data = pcap_bytes(frames, caplen, wire, t_ns, snaplen)
     else:
         name, text = _describe(result, cap)
-        data = pcapng_bytes(frames, caplen, wire, t_ns, snaplen, name, text, "simcore")
+        comments = {2: "dropped after this capture: the buffer of this link was full",
+                    3: "lost after this capture: random loss on this link"}
+        data = pcapng_bytes(frames, caplen, wire, t_ns, snaplen, name, text, "simcore",
+                            comment_of=cap["dropped"], comments=comments)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     try:
         with os.fdopen(fd, "wb") as fh:

@@ -219,3 +219,15 @@ def test_any_run_exports_frames_that_match_its_trace(tmp_path, variant, rwnd, lo
         row = np.flatnonzero((pt.uid & 0xFFFF) == p[IP].id)
         assert row.size and pt.seq[row[0]] == (p[TCP].seq - int(r.tcp_isn[c, d])) % 2**32
         assert pt.conn[row[0]] == c and pt.direction[row[0]] == d
+
+
+def test_pcapng_comments_mark_the_frames_the_link_then_drops(tmp_path):
+    r = simulate(_two_hosts(drops=(3,)), seed=3, trace=True)
+    pt = r.packet_trace
+    lost = int(pt.uid[pt.kind == 3][0])
+    frames = list(PcapNgReader(str(r.to_pcap(tmp_path / "c.pcapng", format="pcapng"))))
+    noted = [p for p in frames if p.comments]
+    assert [p[IP].id for p in noted] == [lost]
+    assert noted[0].comments == [b"lost after this capture: random loss on this link"]
+    after = list(PcapNgReader(str(r.to_pcap(tmp_path / "d.pcapng", format="pcapng", capture_point="receiver"))))
+    assert not any(p.comments for p in after) and lost not in [p[IP].id for p in after]

@@ -176,6 +176,12 @@ def test_every_export_reads_without_malformed_packets_or_checksum_errors(tshark,
         for x in rows:  # TCP/UDP checksums: good, or unverifiable only where the payload was cut
             l4 = x[3] or x[4]
             assert l4 == "1" or (l4 == "2" and int(x[5]) < int(x[6])), f"checksum status {l4} in {f.name}"
+    # captured at node 0 (the far end of link 1), outgoing frames are offered to link 0, the bottleneck:
+    # those it then drops carry a packet comment, as many as its drop counters
+    noted = _fields(tshark, files[3], ["frame.comment"], "-Y", "frame.comment")
+    assert len(noted) == r.link_drops_queue[0] + r.link_drops_loss[0] > 0
+    assert {x[0] for x in noted} <= {"dropped after this capture: the buffer of this link was full",
+                                     "lost after this capture: random loss on this link"}
     full = _fields(tshark, files[0], ["tcp.checksum.status", "udp.checksum.status"])
     assert {x[0] or x[1] for x in full} == {"1"}
     assert any(x[1] == "1" for x in full)  # CBR datagrams cross the bottleneck too
