@@ -98,8 +98,9 @@ def capture_frames(result: PacketResult, link: int | None = None, capture_point:
     if pt is None or ht is None or sc is None or result.tcp_isn is None:
         raise ValueError("result has no packet trace: capture a run of simulate(..., trace=True)")
     links = sc.network.links
+    paths = _paths(result)
     if link is None:
-        link = _paths(result)[0][0] if sc.connections else 0
+        link = paths[0][0] if sc.connections else 0
     check_int("link", link, 0, len(links) - 1)
     check_choice("capture_point", capture_point, CAPTURE_POINTS)
     here, there = (links[link].src, links[link].dst) if capture_point == "sender" else (links[link].dst,
@@ -109,7 +110,6 @@ def capture_frames(result: PacketResult, link: int | None = None, capture_point:
     in_links = back if capture_point == "sender" else [link]
     nc, nl = len(sc.connections), len(links)
     # every (route, link) of the kernel's routes: the link's position on the route and the link before it
-    paths = _paths(result)
     keys = np.array([r * nl + lk for r, p in enumerate(paths) for lk in p], np.int64)
     pos_k = np.array([k for p in paths for k in range(len(p))], np.int64)
     prev_k = np.array([p[k - 1] if k else -1 for p in paths for k in range(len(p))], np.int64)
