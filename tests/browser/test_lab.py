@@ -148,6 +148,20 @@ def _wait_idle(page, timeout_s: float):
     raise AssertionError("notebook did not finish running")
 
 
+CAPTURE_CHAPTERS = ("00b_tcp_primer.ipynb", "04_delay_model.ipynb")
+
+
+def _save_capture(page):
+    """Click the panel's "save this run as a capture" button; its link must download a pcapng file."""
+    page.locator("button", has_text="Save this run as a capture").first.click()
+    link = page.locator("a[download][href*='/files/'][href*='.pcapng']").first
+    link.wait_for(timeout=60_000)
+    href = link.get_attribute("href")
+    # the notebook resolved it to the file beside it, e.g. .../files/labs/captures/<run>.pcapng?_xsrf=...
+    body = page.request.get(href).body()
+    assert body[:4] == bytes.fromhex("0a0d0d0a") and len(body) > 1000  # a pcapng Section Header Block
+
+
 @pytest.mark.parametrize("notebook", CHAPTERS)
 def test_chapter_runs_and_slider_redraws(lab_url, browser, notebook):
     ARTIFACTS.mkdir(exist_ok=True)
@@ -183,6 +197,9 @@ def test_chapter_runs_and_slider_redraws(lab_url, browser, notebook):
         after = page.evaluate(_PLOT_STATE)
     page.screenshot(path=str(ARTIFACTS / f"{Path(notebook).stem}.png"), full_page=False)
     assert after != before, "dragging the slider did not change the plot"
+
+    if notebook in CAPTURE_CHAPTERS:
+        _save_capture(page)
 
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     texts = [errors.nth(i).inner_text() for i in range(errors.count())]
