@@ -1,7 +1,7 @@
 # Two commands on a fresh machine (Linux or macOS with python3):
 #   make lab    install everything into .venv and open JupyterLab at the repository root (data/ in the
 #               file browser) with the start-here chapter open
-#   make test   install everything (browser included) and run every test
+#   make test   install everything (browser and tshark included) and run every test
 # Also: make figures (regenerate figures/ headlessly), make bench (print benchmark figures),
 #       make book (the chapters, executed, as a static website in book/_build/html).
 
@@ -12,7 +12,7 @@ STAMP   := $(VENV)/.installed
 # numba writes compiled kernels here (the default beside the sources may be read-only).
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: install lab figures book test lint unit notebooks browser-test chromium bench clean
+.PHONY: install lab figures book test lint unit notebooks browser-test chromium tshark bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -37,23 +37,35 @@ figures: install
 book: install
 	$(BIN)/python -m simcore book
 
+# $(call apt_install,PACKAGE,COMMANDS,WHAT): if one of COMMANDS is on the PATH, say where; else, on
+# Debian/Ubuntu, apt-get PACKAGE (as root, or with sudo); else say that WHAT will be skipped.
+define apt_install
+	@found=""; for c in $(2); do if command -v $$c >/dev/null 2>&1; then found=$$(command -v $$c); break; fi; done; \
+	if [ -n "$$found" ]; then \
+		echo "$(1): $$found"; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; \
+	elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1; then \
+		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1) >/dev/null; \
+	else \
+		echo "$(1) not found and cannot be installed here: $(3) will be skipped"; \
+	fi
+endef
+
 # Debian/Ubuntu: installs Debian's chromium for the browser test (as root, or with sudo).
 # Elsewhere: install Chromium yourself; without it the browser test is skipped, except under CI=true.
 chromium:
-	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
-		echo "chromium: $$(command -v chromium || command -v chromium-browser)"; \
-	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1; then \
-		sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	else \
-		echo "chromium not found and cannot be installed here: the browser test will be skipped"; \
-	fi
+	$(call apt_install,chromium,chromium chromium-browser,the browser test)
+
+# Debian/Ubuntu: installs Debian's tshark, which reads the lab's exported captures in tests/packet/test_tshark.py.
+# Elsewhere: install Wireshark's tshark yourself; without it those tests are skipped, except under CI=true.
+tshark:
+	$(call apt_install,tshark,tshark,the tshark tests)
 
 lint: install
 	$(BIN)/ruff check .
 
-test: install chromium lint
+test: install chromium tshark lint
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests labs --nbval-lax -p no:cacheprovider \
 		--timeout=900 --nbval-cell-timeout=600
 

@@ -16,12 +16,13 @@ from dataclasses import replace
 import numpy as np
 import plotly.graph_objects as go
 
+from simcore.chapters.capture_button import CaptureButton, attach
 from simcore.delay.tcp_view import TCP_MODES, TcpPageParams, TcpPageResult, compare_modes, simulate_page_tcp
 from simcore.packet.plots import space_time_figure
 from simcore.plotting import LivePanel, color_for, dropdown, new_figure, slider_from_range
 
 __all__ = ["UP_NAME", "DOWN_NAME", "SLIDER_RANGES", "REFERENCE", "REFERENCE_SEED", "panel_params",
-           "make_panel", "merged_space_time", "reference_rows", "reference_text", "rtt_sweep_figure",
+           "make_panel", "capture_name", "merged_space_time", "reference_rows", "reference_text", "rtt_sweep_figure",
            "figures", "warm"]
 
 # (min, max, step) of every numeric control; the tests sweep exactly these ranges.
@@ -187,14 +188,31 @@ def make_panel(params: TcpPageParams | None = None, seed: int = REFERENCE_SEED) 
     bars = _bar_figure(widget=True)
     diagram = merged_space_time(simulate_page_tcp(p, seed, trace=True), widget=True)
 
+    last: dict = {}  # the traced run of the diagram's mode, for the capture button
+
     def update(values: dict) -> str:
         now = panel_params(values)
         rows = compare_modes(now, seed=seed, trace_mode=now.mode)
         _draw_bars(bars, rows, now)
-        _update_diagram(diagram, next(r for r in rows if r["mode"] == now.mode)["result"])
+        last["result"], last["params"] = next(r for r in rows if r["mode"] == now.mode)["result"], now
+        _update_diagram(diagram, last["result"])
         return _status(now, rows)
 
-    return LivePanel(controls, update, [bars, diagram], title="Part 2: the same page over real TCP")
+    panel = LivePanel(controls, update, [bars, diagram], title="Part 2: the same page over real TCP")
+    attach(panel, CaptureButton(lambda: last["result"].packet if last else None,
+                                lambda: capture_name(last["params"], seed),
+                                ((CAPTURE_CLIENT, (None, "sender")),)))
+    return panel
+
+
+CAPTURE_CLIENT = "at the browser's host (its own interface)"
+
+
+def capture_name(p: TcpPageParams, seed: int) -> str:
+    """Return the capture file's stem of the page download ``p`` (its diagram's mode) with ``seed``."""
+    return (f"page_{p.mode}_{p.parallel}par_rtt{p.rtt_ms:g}ms_{p.link_rate_bps / 1e6:g}Mbps"
+            f"_{p.n_objects}x{p.object_size_bytes}B_iw{p.initial_window_segments}_cross{p.cross_load:g}"
+            f"_hit{p.hit_ratio:g}_seed{seed}")
 
 
 def reference_rows(params: TcpPageParams = REFERENCE, seed: int = REFERENCE_SEED) -> list[dict]:

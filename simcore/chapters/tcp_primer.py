@@ -17,6 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from simcore._validate import check_choice, check_int, check_real
+from simcore.chapters.capture_button import CLIENT_HOST, CaptureButton, attach
 from simcore.figures import register_figures
 from simcore.packet import (
     VARIANTS,
@@ -33,7 +34,7 @@ from simcore.plotting import LivePanel, color_for, downsample_indices, dropdown,
 from simcore.rng import check_seed
 
 __all__ = ["PrimerSetting", "MAX_POINTS", "RWND_CHOICES", "downsample_indices", "run", "clip_window",
-           "plot_data", "predictions", "make_panel", "figures", "warm"]
+           "plot_data", "predictions", "make_panel", "capture_name", "figures", "warm"]
 
 MSS_BYTES = 1460
 PACKET_BYTES = MSS_BYTES + 40  # on-wire IP packet of a full segment
@@ -249,7 +250,8 @@ def _draw(figs: tuple[go.Figure, go.Figure, go.Figure], setting: PrimerSetting,
 
 def make_panel(setting: PrimerSetting | None = None) -> LivePanel:
     """Return the live dumbbell panel: RTT (first), rate, buffer, loss, variant, flows, receive window,
-    duration and seed, drawing cwnd, the time-sequence plot and the bottleneck queue."""
+    duration and seed, drawing cwnd, the time-sequence plot and the bottleneck queue; under it a button
+    saves the run as a pcapng capture (``panel.capture``)."""
     s = setting or PrimerSetting()
     controls = {
         "rtt_ms": float_slider("round-trip time (ms)", s.rtt_ms, 10, 640, 10),
@@ -284,8 +286,22 @@ def make_panel(setting: PrimerSetting | None = None) -> LivePanel:
             return {}
         return {"seed": "with no random loss nothing in this run is random, so the seed changes nothing"}
 
-    return LivePanel(controls, update, list(figs), title="Bulk TCP flows through a drop-tail bottleneck",
-                     columns=3, idle=idle)
+    panel = LivePanel(controls, update, list(figs), title="Bulk TCP flows through a drop-tail bottleneck",
+                      columns=3, idle=idle)
+    attach(panel, CaptureButton(lambda: last.get("res"), lambda: capture_name(last["setting"]), CAPTURE_POINTS))
+    return panel
+
+
+# Where the panel's capture button can listen: the dumbbell's bottleneck is link 0 (left -> right).
+CAPTURE_POINTS = (CLIENT_HOST, ("bottleneck, before its buffer (sees the drops)", (0, "sender")),
+                  ("bottleneck, after it (drops missing)", (0, "receiver")))
+
+
+def capture_name(setting: PrimerSetting) -> str:
+    """Return the capture file's stem for ``setting`` (the settings that shape the run)."""
+    s = setting
+    return (f"tcp_primer_{s.variant}_{s.flows}flows_rtt{s.rtt_ms:g}ms_{s.rate_mbps:g}Mbps_buf{s.buffer_packets}"
+            f"_loss{s.loss_pct:g}pct_rwnd{s.rwnd_bytes}_{s.duration_s:g}s_seed{s.seed}")
 
 
 REFERENCE = PrimerSetting()

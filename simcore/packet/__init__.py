@@ -20,7 +20,8 @@ Pieces:
 - ``CbrSource``: constant-bit-rate packet traffic (e.g. the packet twin of a fluid background).
 - ``simulate(scenario, seed=0, trace=False) -> PacketResult``; with ``trace=True`` the result carries
   ``tcp_trace`` (cwnd, ssthresh, srtt, seq over time), ``packet_trace`` (send/receive/drop events)
-  and ``queue_trace`` (buffer occupancy). ``simcore.packet.plots`` draws them.
+  and ``queue_trace`` (buffer occupancy). ``simcore.packet.plots`` draws them; ``result.to_pcap(path)``
+  writes the run as a pcap/pcapng capture for Wireshark (``simcore.packet.capture``).
 - ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``padhye_throughput_bps`` (PFTK, with timeouts),
   ``window_limited_throughput_bps``.
 - ``Connection(multistream=True)`` + ``Message(stream=k)``: SCTP-like per-stream delivery sharing one
@@ -53,7 +54,7 @@ from .params import (
     TcpParams,
 )
 from .scenarios import bulk_scenario, request_response_scenario
-from .simulate import PacketResult, PacketTrace, QueueTrace, TcpTrace, simulate
+from .simulate import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace, simulate
 from .topology import Dumbbell, chain, dumbbell
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "ConnectionPool",
     "Dumbbell",
     "FluidBackground",
+    "HopTrace",
     "Link",
     "LinkParams",
     "Message",

@@ -389,6 +389,8 @@ def run(X):
             hop = pi[a, L.P_HOP] + 1
             if path_ptr[path] + hop < path_ptr[path + 1]:
                 pi[a, L.P_HOP] = hop
+                if st[L.ST_TRACE] == 1:
+                    trace_pkt(X[L.X_TRP], st, t, L.TR_FORWARD, pi, a, path_links[path_ptr[path] + hop])
                 link_enqueue(X[L.X_LI], X[L.X_LF], X[L.X_RDEP], X[L.X_RBYTES], X[L.X_RNG], X[L.X_FLU_T],
                              X[L.X_FLU_R], pi, X[L.X_FREE], st, X[L.X_TRP], X[L.X_TRQ], ht, hs, hk, ha, hm,
                              X[L.X_DROPS], path_links[path_ptr[path] + hop], a, t)

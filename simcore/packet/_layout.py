@@ -238,6 +238,11 @@ TR_SEND = 0
 TR_RECV = 1
 TR_DROP_QUEUE = 2
 TR_DROP_LOSS = 3
+TR_FORWARD = 4  # a router hands the packet to the next link of its path (``link`` = that link)
+
+# packet trace columns: t, kind, uid, conn, dir, seq, seqlen, ack, flags, link, then the SACK blocks
+TRP_SACK = 10  # 10..15: three (lo, hi) SACK blocks as in P_SACK (lo = -1 unused)
+TRP_N = 16
 
 BIG_SEQ = 1 << 60
 

@@ -73,6 +73,7 @@ from ._layout import (
     P_DIR,
     P_FLAGS,
     P_IPBYTES,
+    P_SACK,
     P_SEQ,
     P_SEQLEN,
     P_UID,
@@ -85,6 +86,7 @@ from ._layout import (
     ST_TRACE,
     TR_DROP_LOSS,
     TR_DROP_QUEUE,
+    TRP_SACK,
 )
 
 _RATE_TAU_S = 0.1  # time constant of the packet arrival-rate estimate on continuous-fluid links
@@ -155,7 +157,8 @@ def release(free, st, p):
 
 @njit(cache=True, _nrt=False)
 def trace_pkt(trp, st, t, kind, pi, p, link):
-    """Append one packet event (t, kind, uid, conn, dir, seq, seqlen, ack, flags, link) to the trace."""
+    """Append one packet event (t, kind, uid, conn, dir, seq, seqlen, ack, flags, link, 3 SACK blocks) to the
+    trace."""
     n = st[ST_N_PKTTR]
     if n >= trp.shape[0]:  # keep counting so that the rerun can size the trace exactly
         st[ST_FLAGS] |= OVF_PKTTR
@@ -171,6 +174,8 @@ def trace_pkt(trp, st, t, kind, pi, p, link):
     trp[n, 7] = pi[p, P_ACK]
     trp[n, 8] = pi[p, P_FLAGS]
     trp[n, 9] = link
+    for b in range(6):
+        trp[n, TRP_SACK + b] = pi[p, P_SACK + b]
     st[ST_N_PKTTR] = n + 1
 
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-__all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace"]
+from .params import Scenario
+
+__all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,17 @@ class PacketTrace:
     seqlen: np.ndarray
     ack: np.ndarray
     flags: np.ndarray  # 1 SYN, 2 ACK, 4 FIN, 8 CBR, 16 retransmission
+    link: np.ndarray
+    sack: np.ndarray | None = None  # (n, 3, 2) SACK blocks [lo, hi) carried, most recent first; lo = -1 unused
+
+
+@dataclass(frozen=True)
+class HopTrace:
+    """Packets handed on by a router: at ``time_s`` packet ``uid`` (its fields: its send event in the
+    ``PacketTrace``) reached the far end of one link of its path and was offered to the next, ``link``."""
+
+    time_s: np.ndarray
+    uid: np.ndarray
     link: np.ndarray
 
 
@@ -96,6 +110,25 @@ class PacketResult:
     tcp_trace: TcpTrace | None = None
     packet_trace: PacketTrace | None = None
     queue_trace: QueueTrace | None = None
+    hop_trace: HopTrace | None = None
+    scenario: Scenario | None = None  # the scenario run (hosts, routes and TCP options of captures)
+    tcp_isn: np.ndarray | None = None  # (n_conn, 2) initial sequence numbers shown in captures (uint32)
+
+    def to_pcap(self, path, *, link: int | None = None, capture_point: str = "sender", snaplen: int = 128,
+                format: str = "pcap") -> Path:
+        """Write this traced run as a capture file that Wireshark and tshark read; return its path.
+
+        The capture is what a packet sniffer on one link would record: at its ``capture_point`` end,
+        'sender' (the link's source node: its packets as offered to its buffer, so drops on it are seen)
+        or 'receiver' (its far end: its packets as they arrive), with the packets of the reverse
+        direction as that node sees them. ``link=None``: the first link of connection 0's client, i.e.
+        the client host's own interface. ``format``: 'pcap' or 'pcapng'; ``snaplen``: bytes kept of each
+        frame, in [94, 262144] (headers are never cut; payloads are zero bytes). See
+        ``simcore.packet.capture`` for the headers written.
+        """
+        from .capture import write_capture
+
+        return write_capture(self, path, link=link, capture_point=capture_point, snaplen=snaplen, format=format)
 
     def goodput_total_bps(self, direction: int = 0) -> float:
         """Return the summed goodput of all connections in ``direction``, bits/s."""

@@ -2,7 +2,9 @@
 
 Random draws (documented order): one uint64 seed per link, in link order, from ``make_generator(seed)``;
 each link then draws its Bernoulli losses from its own splitmix64 stream inside the kernel, so a link's
-losses do not depend on the traffic of other links. Nothing else is random.
+losses do not depend on the traffic of other links. The TCP initial sequence numbers that captures show
+(``PacketResult.tcp_isn``) come from a generator seeded with those link seeds (no further draw from
+``seed``). Nothing else is random.
 """
 
 from __future__ import annotations
@@ -18,9 +20,9 @@ from simcore.rng import SeedLike, make_generator
 from . import _layout as L
 from ._kernel import run
 from .params import POOL_RULES, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
-from .results import PacketResult, PacketTrace, QueueTrace, TcpTrace
+from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace
 
-__all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "simulate", "run_to_end"]
+__all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace", "simulate", "run_to_end"]
 
 
 def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tuple:
@@ -140,7 +142,8 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
     st[L.ST_SEG_FREE] = rows
     st[L.ST_OOO_FREE] = rows
     st[L.ST_TRACE] = int(trace)
-    tr_rows = caps.get("trace", 1 << 16) if trace else 1
+    # np.zeros maps its pages lazily: a generous first guess costs only the rows written (a rerun costs a run)
+    tr_rows = caps.get("trace", 1 << 18) if trace else 1
     X = (
         hi, hf,
         np.zeros((rows, seg_cap), np.int64), np.zeros((rows, seg_cap), np.int64),
@@ -155,7 +158,7 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
         path_ptr, path_links, mi, mf, dep_ptr, dep_msg, cdep_ptr, cdep_conn,
         cbi, cbf, np.array(cb_t or [0.0]), np.array(cb_r or [0.0]),
         np.zeros((max(n_cbr_expected, caps.get("cbr", 0), 1), 3)),
-        np.zeros((tr_rows, 10)), np.zeros((tr_rows, 9)), np.zeros((tr_rows, 4)),
+        np.zeros((tr_rows, L.TRP_N)), np.zeros((tr_rows, 9)), np.zeros((tr_rows, 4)),
         ht, hs, hk, ha, hm,
         np.array([float(hdr), float(sc.duration_s), float(any(m.relay_of >= 0 for m in sc.messages))]),
         np.array(drops or [-1], np.int64),
@@ -328,7 +331,8 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     """Return the ``PacketResult`` of running ``scenario`` for ``scenario.duration_s`` simulated seconds.
 
     ``seed`` fixes the per-link loss streams (same seed => bit-identical result). ``trace=True`` also
-    records the TCP, per-packet and queue traces (slower, more memory).
+    records the TCP, per-packet, router-hop and queue traces (slower, more memory); ``result.to_pcap`` then
+    writes the run as a capture file.
     """
     if not isinstance(scenario, Scenario):
         raise ValueError(f"scenario={scenario!r} is not allowed: must be a Scenario")
@@ -356,10 +360,13 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
             caps["trace"] = int(max(st[L.ST_N_PKTTR], st[L.ST_N_TCPTR], st[L.ST_N_QTR])) + 1
         if flags & L.OVF_CBR:
             caps["cbr"] = int(st[L.ST_N_CBRREC]) + 1
-    return _result(scenario, X)
+    # Initial sequence numbers of captures (``PacketResult.to_pcap``): from a generator seeded with the link
+    # seeds, so they take no draw from ``seed`` and change nothing else.
+    isn = np.random.default_rng(seed_vals).integers(0, 2**32, size=(len(scenario.connections), 2), dtype=np.uint64)
+    return _result(scenario, X, isn)
 
 
-def _result(sc: Scenario, X: tuple) -> PacketResult:
+def _result(sc: Scenario, X: tuple, isn: np.ndarray) -> PacketResult:
     nc = len(sc.connections)
     nm = len(sc.messages)
     ncb = len(sc.cbr)
@@ -377,15 +384,20 @@ def _result(sc: Scenario, X: tuple) -> PacketResult:
         if nc else np.zeros(0)
     rec = X[L.X_CB_REC][: st[L.ST_N_CBRREC]]
     rate_Bps = lf[:, L.L_RATE]
-    tcp_tr = pkt_tr = q_tr = None
+    tcp_tr = pkt_tr = q_tr = hop_tr = None
     if st[L.ST_TRACE] == 1:
         t = X[L.X_TRT][: st[L.ST_N_TCPTR]]
         tcp_tr = TcpTrace(t[:, 0], t[:, 1].astype(np.int64) // 2, t[:, 1].astype(np.int64) % 2, t[:, 2], t[:, 3],
                           _nan_before_zero(t[:, 4]), t[:, 5], t[:, 6].astype(np.int64), t[:, 7].astype(np.int64),
                           t[:, 8].astype(np.int64))
         p = X[L.X_TRP][: st[L.ST_N_PKTTR]]
+        fwd = p[:, 1] == L.TR_FORWARD
+        hop_tr = HopTrace(p[fwd, 0], p[fwd, 2].astype(np.int64), p[fwd, 9].astype(np.int64))
+        p = p[~fwd]
         ints = p[:, 1:].astype(np.int64)
-        pkt_tr = PacketTrace(p[:, 0], *[ints[:, j] for j in range(9)])
+        sack = ints[:, L.TRP_SACK - 1:L.TRP_SACK + 5].reshape(-1, 3, 2)
+        sack[(ints[:, 7] & L.F_CBR) != 0] = -1
+        pkt_tr = PacketTrace(p[:, 0], *[ints[:, j] for j in range(9)], sack=sack)
         q = X[L.X_TRQ][: st[L.ST_N_QTR]]
         q_tr = QueueTrace(q[:, 0], q[:, 1].astype(np.int64), q[:, 2].astype(np.int64), q[:, 3])
     return PacketResult(
@@ -428,4 +440,7 @@ def _result(sc: Scenario, X: tuple) -> PacketResult:
         tcp_trace=tcp_tr,
         packet_trace=pkt_tr,
         queue_trace=q_tr,
+        hop_trace=hop_tr,
+        scenario=sc,
+        tcp_isn=isn,
     )

@@ -63,6 +63,20 @@ def lab_server(browser, tmp_path_factory):
     lab.stop_lab(proc)
 
 
+CAPTURE_CHAPTERS = ("00b_tcp_primer", "04_delay_model")
+
+
+def _save_capture(page):
+    """Click the panel's "save this run as a capture" button; its link must download a pcapng file."""
+    page.locator("button", has_text="Save this run as a capture").first.click()
+    link = page.locator("a[download][href*='/files/'][href*='.pcapng']").first
+    link.wait_for(timeout=60_000)
+    href = link.get_attribute("href")
+    # the notebook resolved it to the file beside it, e.g. .../files/labs/captures/<run>.pcapng?_xsrf=...
+    body = page.request.get(href).body()
+    assert body[:4] == bytes.fromhex("0a0d0d0a") and len(body) > 1000  # a pcapng Section Header Block
+
+
 @pytest.mark.parametrize("notebook", CHAPTERS)
 def test_chapter_panels_draw_and_every_control_redraws(lab_server, browser, notebook):
     url, log_path = lab_server
@@ -93,6 +107,8 @@ def test_chapter_panels_draw_and_every_control_redraws(lab_server, browser, note
             assert moved, f"{where}: no control could be moved"
             assert drawn, f"{where}: no move changed the plots"
         page.screenshot(path=str(ARTIFACTS / f"{notebook}.png"), full_page=False)
+        if notebook in CAPTURE_CHAPTERS:
+            _save_capture(page)
         errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
         texts = [errors.nth(i).inner_text() for i in range(errors.count())]
         assert not [t for t in texts if "Error" in t or "Traceback" in t], texts

@@ -1,10 +1,13 @@
 import functools
+from dataclasses import replace
 
 import numpy as np
 import plotly.graph_objects as go
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scapy.layers.inet import TCP
+from scapy.utils import PcapNgReader
 
 from simcore.chapters import delay_tcp as ch
 from simcore.delay.tcp_view import TCP_MODES, TcpPageParams, formula_times_s, simulate_page_tcp
@@ -106,3 +109,13 @@ def test_every_slider_setting_is_valid_and_redraws(rtt, rate, kb, n, par, iw, lo
     assert "Simulated" in status
     y = np.asarray(panel.figures[0].data[0].y, float)
     assert y.shape == (3,) and np.all(np.isfinite(y)) and np.all(y > 0)
+
+
+def test_capture_button_saves_every_connection_of_the_diagram_mode(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    p = replace(ch.REFERENCE, n_objects=2, mode="non-persistent")
+    panel = ch.make_panel(p)
+    path = panel.capture.save()
+    assert panel.capture.last_error is None and path.name.startswith("page_non-persistent_1par_rtt100ms")
+    syns = [f for f in PcapNgReader(str(path)) if f[TCP].flags == "S"]
+    assert len(syns) == 3  # non-persistent: one connection per object, base + 2 embedded

@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scapy.layers.l2 import Ether
+from scapy.utils import PcapNgReader
 
 from simcore.chapters import tcp_primer as ch
 from simcore.chapters import tcp_primer_numbers as nums
@@ -160,3 +162,30 @@ def test_figures_returns_the_three_plots():
 
 def test_warm_runs():
     ch.warm()
+
+
+def test_capture_button_saves_the_panel_run_where_the_student_chose(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    panel = ch.make_panel(ch.PrimerSetting(duration_s=2.0, loss_pct=1.0))
+    cap = panel.capture
+    assert cap.widget in panel.widget.children  # one row added under the panel
+    res = ch.run(ch.PrimerSetting(duration_s=2.0, loss_pct=1.0))
+    cap.point.value = (0, "sender")  # the bottleneck, before its buffer
+    path = cap.save()
+    assert cap.last_error is None and path.parent.name == "captures" and path.suffix == ".pcapng"
+    assert path.name.startswith("tcp_primer_sack_1flows_rtt100ms_5Mbps") and path.as_posix() in cap.message
+    assert len(cap.output.outputs) == 1  # the link, rendered by the notebook
+    frames = list(PcapNgReader(str(path)))
+    left = sum(1 for f in frames if f[Ether].src == "02:00:00:00:00:01")  # router 0 onto the bottleneck
+    assert left == res.link_packets[0] + res.link_drops_queue[0]  # every packet offered to it, drops too
+    cap.point.value = (0, "receiver")
+    after = [f for f in PcapNgReader(str(cap.save())) if f[Ether].src == "02:00:00:00:00:01"]
+    assert len(after) == res.link_packets[0] - res.link_drops_loss[0]  # random losses never arrive
+
+
+def test_capture_button_shows_failures_instead_of_raising(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "captures").write_text("a file where the folder should be")
+    panel = ch.make_panel(ch.PrimerSetting(duration_s=1.0))
+    assert panel.capture.save() is None and "Cannot save" in panel.capture.message
+    assert panel.capture.last_error is not None
