@@ -42,8 +42,9 @@ class CaptureButton:
         self.result_of = result_of
         self.name_of = name_of
         self.folder = Path(folder)
+        # one capture point offers no choice: shown (so the student sees where the capture is taken), greyed
         self.point = widgets.Dropdown(options=list(points), value=points[0][1], description="capture",
-                                      style={"description_width": "initial"},
+                                      style={"description_width": "initial"}, disabled=len(points) < 2,
                                       layout=widgets.Layout(width="420px"))
         self.button = widgets.Button(description="Save this run as a capture", icon="download",
                                      tooltip="Write the run as a pcapng file that Wireshark opens",
