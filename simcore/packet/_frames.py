@@ -30,7 +30,8 @@ _L4 = ETH_BYTES + IP_BYTES  # offset of the TCP/UDP header in a frame
 class TcpOptions:
     """TCP options per frame. ``syn``: write MSS ``mss`` (kind 2), window scale ``wscale`` (kind 3) and, if
     ``sack_permitted``, SACK-permitted (kind 4); else ``sack`` (n, 3, 2) holds up to three SACK blocks
-    (kind 5, 32-bit edges) with ``sack_n`` (n,) of them used. Timestamps (kind 8) would go here too."""
+    (kind 5, 32-bit edges) with ``sack_n`` (n,) of them used. Where ``ts``: the timestamps option (kind 8,
+    RFC 7323) with ``tsval`` and ``tsecr`` on every segment; three SACK blocks still fit beside it."""
 
     syn: np.ndarray  # bool
     mss: np.ndarray
@@ -38,6 +39,9 @@ class TcpOptions:
     sack_permitted: np.ndarray  # bool
     sack: np.ndarray  # (n, 3, 2) uint32 edges
     sack_n: np.ndarray
+    ts: np.ndarray | None = None  # bool; None: no frame carries timestamps
+    tsval: np.ndarray | None = None  # uint32
+    tsecr: np.ndarray | None = None  # uint32
 
 
 @dataclass(frozen=True)
@@ -83,35 +87,63 @@ def internet_checksum(total: np.ndarray) -> np.ndarray:
     return (~s) & np.uint64(0xFFFF)
 
 
+def _put_ts(opt: np.ndarray, rows: np.ndarray, col: int, o: TcpOptions) -> None:
+    """Write the 10-byte timestamps option (kind 8, length 10, TSval, TSecr) at ``col`` of ``rows``."""
+    part = np.zeros((rows.size, 10), np.uint8)
+    part[:, 0:2] = (8, 10)
+    _put(part, 2, o.tsval[rows], 4)
+    _put(part, 6, o.tsecr[rows], 4)
+    opt[rows, col:col + 10] = part
+
+
 def _tcp_options(o: TcpOptions) -> tuple[np.ndarray, np.ndarray]:
-    """Return (bytes (n, 40), length (n,)): options padded with NOPs (kind 1) to a multiple of 4 bytes."""
+    """Return (bytes (n, 40), length (n,)): options padded with NOPs (kind 1) to a multiple of 4 bytes.
+
+    Layouts (those of Linux): SYN without timestamps: MSS, NOP, WS, [NOP, NOP, SACK-permitted] (8 or 12
+    bytes); SYN with timestamps: MSS, SACK-permitted or NOP NOP, TS, NOP, WS (20 bytes); other segments:
+    [NOP, NOP, TS] (12 bytes), then [NOP, NOP, SACK with k <= 3 blocks] (4 + 8k bytes): at most 40 bytes."""
     n = o.syn.shape[0]
+    ts = np.zeros(n, bool) if o.ts is None else o.ts
     opt = np.zeros((n, 40), np.uint8)
     ln = np.zeros(n, np.int64)
     syn = np.flatnonzero(o.syn)
     if syn.size:
-        # MSS, NOP, window scale: 8 bytes; then NOP, NOP, SACK-permitted: 4 more
         opt[syn, 0:2] = (2, 4)
         opt[syn, 2] = (o.mss[syn] >> 8) & 0xFF
         opt[syn, 3] = o.mss[syn] & 0xFF
-        opt[syn, 4:7] = (1, 3, 3)
-        opt[syn, 7] = o.wscale[syn]
-        sp = syn[o.sack_permitted[syn]]
+        plain = syn[~ts[syn]]  # MSS, NOP, window scale: 8 bytes; then NOP, NOP, SACK-permitted: 4 more
+        opt[plain, 4:7] = (1, 3, 3)
+        opt[plain, 7] = o.wscale[plain]
+        sp = plain[o.sack_permitted[plain]]
         opt[sp, 8:12] = (1, 1, 4, 2)
-        ln[syn] = np.where(o.sack_permitted[syn], 12, 8)
+        ln[plain] = np.where(o.sack_permitted[plain], 12, 8)
+        tss = syn[ts[syn]]  # MSS, SACK-permitted (or NOP, NOP), TS, NOP, window scale: 20 bytes
+        opt[tss, 4:6] = np.where(o.sack_permitted[tss, None], np.array([4, 2], np.uint8), np.uint8(1))
+        _put_ts(opt, tss, 6, o)
+        opt[tss, 16:19] = (1, 3, 3)
+        opt[tss, 19] = o.wscale[tss]
+        ln[tss] = 20
+    data_ts = np.flatnonzero(~o.syn & ts)
+    opt[data_ts, 0:2] = (1, 1)
+    _put_ts(opt, data_ts, 2, o)
+    ln[data_ts] = 12
     sk = np.flatnonzero(~o.syn & (o.sack_n > 0))
     if sk.size:
         k = o.sack_n[sk]
-        opt[sk, 0:3] = (1, 1, 5)
-        opt[sk, 3] = 2 + 8 * k
+        base = ln[sk]  # after the timestamps option where there is one
         edges = o.sack[sk].reshape(-1, 6).astype(np.uint64)
-        for j in range(6):
-            col = 4 + 4 * j
-            used = (j // 2) < k
-            part = np.zeros((sk.size, 4), np.uint8)
-            _put(part, 0, edges[:, j], 4)
-            opt[sk[used], col:col + 4] = part[used]
-        ln[sk] = 4 + 8 * k
+        for b0 in np.unique(base):
+            rows = sk[base == b0]
+            kk, ee = k[base == b0], edges[base == b0]
+            opt[rows, b0:b0 + 3] = (1, 1, 5)
+            opt[rows, b0 + 3] = 2 + 8 * kk
+            for j in range(6):
+                col = b0 + 4 + 4 * j
+                used = (j // 2) < kk
+                part = np.zeros((rows.size, 4), np.uint8)
+                _put(part, 0, ee[:, j], 4)
+                opt[rows[used], col:col + 4] = part[used]
+        ln[sk] = base + 4 + 8 * k
     return opt, ln
 
 

@@ -19,13 +19,16 @@ Timestamps are simulated time (``frame.time_epoch`` = seconds since the run star
   initial sequence number per direction (``PacketResult.tcp_isn``, from the run's seed); flags SYN, FIN,
   ACK; window = ``TcpParams.rwnd_bytes`` (simcore's receiver always advertises it), scaled by the window
   scale option on the SYNs (the smallest shift that fits 16 bits); options MSS, window scale and
-  SACK-permitted (variant 'sack') on SYNs, up to three SACK blocks otherwise; checksum.
+  SACK-permitted (variant 'sack') on SYNs, up to three SACK blocks otherwise; with
+  ``TcpParams.timestamps`` the RFC 7323 timestamps option on every segment (see ``tcp_timestamps``);
+  checksum.
 - UDP for CBR packets: source port 32768 + source index, destination port 7778, checksum.
 - Payload: zero bytes, cut at ``snaplen`` (so files stay small); checksums are of the whole packet.
 - pcapng only: a packet comment on every frame that the link then drops (full buffer or random loss), so
   ``frame.comment`` finds the drops in a sender-side capture.
 
-Sizes follow real headers (20 bytes IPv4 + 20 bytes TCP + options), not ``Scenario.tcpip_header_bytes``.
+Sizes follow real headers (20 bytes IPv4 + 20 bytes TCP + options), not ``Scenario.tcpip_header_bytes``;
+with the default 40 bytes (plus the engine's 12 with timestamps) they agree on every segment but SYNs.
 Multistream (SCTP-like) connections are written as TCP for now; an SCTP encoder (common header and
 chunks) would be one more case in ``_frame_fields``, keyed on the connection's kind.
 """
@@ -45,7 +48,7 @@ from ._pcapfile import pcap_bytes, pcapng_bytes
 from .results import PacketResult
 
 __all__ = ["CAPTURE_POINTS", "FORMATS", "SERVER_PORT", "CLIENT_PORT0", "CBR_PORT0", "CBR_DST_PORT",
-           "host_ip", "window_scale", "capture_frames", "write_capture"]
+           "host_ip", "window_scale", "tcp_timestamps", "capture_frames", "write_capture"]
 
 CAPTURE_POINTS = ("sender", "receiver")
 FORMATS = ("pcap", "pcapng")
@@ -76,6 +79,46 @@ def window_scale(rwnd_bytes: int) -> int:
     while rwnd_bytes >> s > 0xFFFF and s < 14:
         s += 1
     return s
+
+
+def tcp_timestamps(result: PacketResult) -> tuple[np.ndarray, np.ndarray]:
+    """Return (TSval, TSecr) (uint64 < 2**32) of every row of ``result.packet_trace`` (RFC 7323).
+
+    TSval: the sending host's clock in ms ticks, floor(send time in ns / 10**6) + that host's offset
+    ``result.tcp_ts_offset`` (a row that is not a send carries the TSval of its packet's send). TSecr:
+    TS.Recent simplified: the TSval of the latest segment of the same connection that arrived at the sender
+    from its peer before this one left (in trace order, so an ACK sent on an arrival echoes it); 0 if none
+    has (the initial SYN). Zero for CBR rows."""
+    pt, sc = result.packet_trace, result.scenario
+    n = pt.time_s.size
+    tcp = (pt.flags & 8) == 0
+    off = np.zeros(sc.network.n_nodes, np.uint64) if result.tcp_ts_offset is None else result.tcp_ts_offset
+    tsval = np.zeros(n, np.uint64)
+    tsecr = np.zeros(n, np.uint64)
+    if not sc.connections:
+        return tsval, tsecr
+    conn = np.where(tcp, pt.conn, 0)  # a CBR row's conn is its source: not a connection
+    ends = np.array([[c.client, c.server] for c in sc.connections], np.int64)
+    host = ends[conn, np.clip(pt.direction, 0, 1)]
+    ms = (np.round(pt.time_s * 1e9).astype(np.int64) // 10**6).astype(np.uint64)
+    mod = np.uint64(0xFFFFFFFF)
+    sent = np.flatnonzero((pt.kind == 0) & tcp)
+    tsval[sent] = (ms[sent] + off[host[sent]]) & mod
+    by_uid = sent[np.argsort(pt.uid[sent], kind="stable")]
+    other = np.flatnonzero((pt.kind != 0) & tcp)
+    tsval[other] = tsval[by_uid[np.searchsorted(pt.uid[by_uid], pt.uid[other])]]
+    # each endpoint (connection, end) is a group; a send by end d echoes the last arrival at end d, that is
+    # of a packet of direction 1 - d, in an earlier row
+    arr = np.flatnonzero((pt.kind == 1) & tcp)
+    key_arr = (2 * pt.conn[arr] + 1 - pt.direction[arr]) * n + arr  # sorted: rows ascending within a group
+    order = np.argsort(key_arr, kind="stable")
+    key_arr, arr = key_arr[order], arr[order]
+    group = 2 * pt.conn[sent] + pt.direction[sent]
+    j = np.searchsorted(key_arr, group * n + sent) - 1
+    hit = (j >= 0) & (key_arr[np.maximum(j, 0)] // n == group) if arr.size else np.zeros(sent.size, bool)
+    tsecr[sent[hit]] = tsval[arr[j[hit]]]
+    tsecr[other] = tsecr[by_uid[np.searchsorted(pt.uid[by_uid], pt.uid[other])]]
+    return tsval, tsecr
 
 
 def _paths(result: PacketResult) -> list[tuple[int, ...]]:
@@ -184,6 +227,9 @@ def _frame_fields(result: PacketResult, cap: dict) -> FrameFields:
     sackp = np.zeros(n, bool)
     sack = np.zeros((n, 3, 2), np.uint32)
     sack_n = np.zeros(n, np.int64)
+    ts = np.zeros(n, bool)
+    tsval = np.zeros(n, np.uint64)
+    tsecr = np.zeros(n, np.uint64)
     if tcp_i.size:
         c, dd, f = conn[tcp_i], d[tcp_i], flags[tcp_i]
         cs = sc.connections
@@ -214,6 +260,10 @@ def _frame_fields(result: PacketResult, cap: dict) -> FrameFields:
         blocks = pt.sack[row[tcp_i]] if pt.sack is not None else np.full((tcp_i.size, 3, 2), -1)
         used = blocks[:, :, 0] >= 0
         sack_n[tcp_i] = used.sum(axis=1)
+        ts[tcp_i] = np.array([x.tcp.timestamps for x in cs], bool)[c]
+        if ts.any():
+            all_val, all_ecr = tcp_timestamps(result)
+            tsval[tcp_i], tsecr[tcp_i] = all_val[row[tcp_i]], all_ecr[row[tcp_i]]
         sack[tcp_i] = np.where(used[:, :, None], (peer_isn[:, None, None] + np.maximum(blocks, 0).astype(np.uint64))
                                & mod, 0).astype(np.uint32)
     if cbr_i.size:
@@ -227,7 +277,8 @@ def _frame_fields(result: PacketResult, cap: dict) -> FrameFields:
         src_mac=_mac(l_src[on]), dst_mac=_mac(l_dst[on]), src_ip=host_ip(src), dst_ip=host_ip(dst),
         ttl=_TTL - cap["hop"], ip_id=pt.uid[row] & 0xFFFF, proto=np.where(cbr, PROTO_UDP, PROTO_TCP),
         src_port=sport, dst_port=dport, payload_bytes=payload, seq=seq, ack=ack, tcp_flags=tflags,
-        window=window, options=TcpOptions(syn, mss, wscale, sackp, sack, sack_n))
+        window=window, options=TcpOptions(syn, mss, wscale, sackp, sack, sack_n, ts,
+                                                           tsval, tsecr))
 
 
 def _describe(result: PacketResult, cap: dict) -> tuple[str, str]:

@@ -3,7 +3,8 @@
 Random draws (documented order): one uint64 seed per link, in link order, from ``make_generator(seed)``;
 each link then draws its Bernoulli losses from its own splitmix64 stream inside the kernel, so a link's
 losses do not depend on the traffic of other links. The TCP initial sequence numbers that captures show
-(``PacketResult.tcp_isn``) come from a generator seeded with those link seeds (no further draw from
+(``PacketResult.tcp_isn``), then the per-host offsets of their RFC 7323 timestamp clocks
+(``PacketResult.tcp_ts_offset``), come from a generator seeded with those link seeds (no further draw from
 ``seed``). Nothing else is random.
 """
 
@@ -362,11 +363,14 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
             caps["cbr"] = int(st[L.ST_N_CBRREC]) + 1
     # Initial sequence numbers of captures (``PacketResult.to_pcap``): from a generator seeded with the link
     # seeds, so they take no draw from ``seed`` and change nothing else.
-    isn = np.random.default_rng(seed_vals).integers(0, 2**32, size=(len(scenario.connections), 2), dtype=np.uint64)
-    return _result(scenario, X, isn)
+    # The timestamp clock offsets are drawn after the ISNs, so the ISNs are those of runs before timestamps.
+    isn_rng = np.random.default_rng(seed_vals)
+    isn = isn_rng.integers(0, 2**32, size=(len(scenario.connections), 2), dtype=np.uint64)
+    ts_offset = isn_rng.integers(0, 2**32, size=scenario.network.n_nodes, dtype=np.uint64)
+    return _result(scenario, X, isn, ts_offset)
 
 
-def _result(sc: Scenario, X: tuple, isn: np.ndarray) -> PacketResult:
+def _result(sc: Scenario, X: tuple, isn: np.ndarray, ts_offset: np.ndarray | None = None) -> PacketResult:
     nc = len(sc.connections)
     nm = len(sc.messages)
     ncb = len(sc.cbr)
@@ -443,4 +447,5 @@ def _result(sc: Scenario, X: tuple, isn: np.ndarray) -> PacketResult:
         hop_trace=hop_tr,
         scenario=sc,
         tcp_isn=isn,
+        tcp_ts_offset=np.zeros(sc.network.n_nodes, np.uint64) if ts_offset is None else ts_offset,
     )

@@ -2,6 +2,7 @@
 against values derived by hand from the scenario and the RFCs; determinism; drops seen before, not after;
 bad input. tshark's own reading and TCP analysis: test_tshark.py."""
 
+import hashlib
 import struct
 
 import numpy as np
@@ -31,12 +32,12 @@ D = 0.01
 RATE = 8e6  # 1 byte per microsecond
 
 
-def _two_hosts(drops=(), **tcp_kw):
+def _two_hosts(drops=(), message_bytes=2500, **tcp_kw):
     fwd = LinkParams(rate_bps=RATE, delay_s=D, queue_packets=100, drop_sequence=drops)
     back = LinkParams(rate_bps=RATE, delay_s=D, queue_packets=100)
     net = Network(2, (Link(0, 1, fwd), Link(1, 0, back)))
     tcp = TcpParams(**{"variant": "sack", "mss_bytes": 1000, "rwnd_bytes": 100_000, **tcp_kw})
-    return Scenario(net, (Connection(0, 1, tcp, closer="client"),), (Message(0, 2500),), duration_s=2.0)
+    return Scenario(net, (Connection(0, 1, tcp, closer="client"),), (Message(0, message_bytes),), duration_s=2.0)
 
 
 def test_rfc1071_checksum_of_a_known_ipv4_header():
@@ -236,3 +237,66 @@ def test_pcapng_comments_mark_the_frames_the_link_then_drops(tmp_path):
     assert noted[0].comments == [b"lost after this capture: random loss on this link"]
     after = list(PcapNgReader(str(r.to_pcap(tmp_path / "d.pcapng", format="pcapng", capture_point="receiver"))))
     assert not any(p.comments for p in after) and lost not in [p[IP].id for p in after]
+
+
+def test_timestamps_option_on_every_segment_with_hand_derived_values(tmp_path):
+    r = simulate(_two_hosts(timestamps=True), seed=3, trace=True)
+    o0, o1 = (int(v) for v in r.tcp_ts_offset[:2])  # the clocks of the client (node 0) and the server
+
+    def ts(off, ms):
+        return (off + ms) % 2**32
+
+    pk = rdpcap(str(r.to_pcap(tmp_path / "ts.pcap", snaplen=2000)))
+    tcp = [p[TCP] for p in pk]
+    assert all(any(k == "Timestamp" for k, _ in t.options) for t in tcp)
+    # SYN at 0 ms (TSecr 0). The engine's SYN is 40 + 12 = 52 bytes: at 1 byte/us it reaches the server at
+    # 10.052 ms, whose SYN-ACK (TSval 10 ms) echoes the SYN; it reaches the client at 20.104 ms, when the
+    # first two data segments (988 bytes: MSS 1000 less 12) leave with TSval 20 ms, echoing the SYN-ACK.
+    # The first is 52 + 988 bytes: it arrives at 20.104 + 1.040 + 10 = 31.144 ms, ACKed at once (TSval 31,
+    # echoing 20); that ACK reaches the client at 41.196 ms, which sends the rest with TSval 41, echoing 31.
+    assert tcp[0].options == [("MSS", 1000), ("SAckOK", b""), ("Timestamp", (ts(o0, 0), 0)), ("NOP", None),
+                              ("WScale", 1)]
+    assert tcp[1].options == [("MSS", 1000), ("SAckOK", b""), ("Timestamp", (ts(o1, 10), ts(o0, 0))),
+                              ("NOP", None), ("WScale", 1)]
+    assert tcp[0].dataofs == tcp[1].dataofs == 10  # 20 + 20 option bytes
+    expected = [(49152, 988, ts(o0, 20), ts(o1, 10)), (49152, 988, ts(o0, 20), ts(o1, 10)),
+                (7777, 0, ts(o1, 31), ts(o0, 20)), (49152, 524, ts(o0, 41), ts(o1, 31))]
+    got = [(t.sport, len(t.payload), *dict(t.options)["Timestamp"]) for t in tcp[2:6]]
+    assert got == expected
+    assert all(t.options[:2] == [("NOP", None), ("NOP", None)] and t.dataofs == 8 for t in tcp[2:])
+    # frame sizes are the engine's: 40 + 12 header bytes per segment; only the SYN is 8 bytes longer (real
+    # SYN options are 20 bytes, the engine counts 12), so the bytes the forward link sent are those seen
+    out = [p for p in pk if p[TCP].sport == 49152]
+    assert all(p[IP].len == 40 + 12 + len(p[TCP].payload) for p in out[1:])
+    assert r.link_bytes[0] == sum(p[IP].len for p in out) - 8
+
+
+def test_sack_blocks_fit_beside_timestamps(tmp_path):
+    r = simulate(_two_hosts(drops=(8, 10, 12), message_bytes=20000, timestamps=True), seed=3, trace=True)
+    pk = rdpcap(str(r.to_pcap(tmp_path / "sts.pcap", snaplen=2000)))
+    isn_c = int(r.tcp_isn[0, 0])
+    sacks = []
+    for p in pk[2:]:
+        t = p[TCP]
+        kinds = [k for k, _ in t.options]
+        assert kinds[:3] == ["NOP", "NOP", "Timestamp"]
+        if "SAck" in kinds:
+            assert kinds[3:] == ["NOP", "NOP", "SAck"]
+            blocks = dict(t.options)["SAck"]
+            assert t.dataofs * 4 == 20 + 12 + 4 + 4 * len(blocks) <= 60
+            sacks.append([(e - isn_c) % 2**32 for e in blocks])
+    # the receiver's blocks are the trace's: [lo, hi) relative to the client's ISN (data starts at 1)
+    pt = r.packet_trace
+    acks = (pt.kind == 1) & (pt.direction == 1) & (pt.sack[:, 0, 0] >= 0)
+    assert sacks == [[int(v) for v in b[b[:, 0] >= 0].ravel()] for b in pt.sack[acks]]
+    assert max(len(s) for s in sacks) == 6  # three blocks: the most RFC 7323 leaves room for
+
+
+def test_without_timestamps_the_bytes_are_those_from_before_the_option(tmp_path):
+    # sha256 of the captures written by the code before the timestamps option (commit a2838a2), SACK
+    # blocks included: turning the option off must change nothing
+    r = simulate(_two_hosts(drops=(4, 6), message_bytes=20000), seed=3, trace=True)
+    digest = {f: hashlib.sha256(r.to_pcap(tmp_path / f"x.{f}", snaplen=2000, format=f).read_bytes()).hexdigest()
+              for f in ("pcap", "pcapng")}
+    assert digest == {"pcap": "9620f48277e55dd7a941a8bce513c2acc6ea13a554c0153b6b7fb7493676adc0",
+                      "pcapng": "c4d196519d3b9473ee8322179ae84e7db839f4bac08e6cf3c73c1cfbdc7eed38"}

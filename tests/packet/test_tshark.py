@@ -188,3 +188,26 @@ def test_every_export_reads_without_malformed_packets_or_checksum_errors(tshark,
     expert = subprocess.run([tshark, "-n", "-r", str(files[0]), *CHECKS, "-q", "-z", "expert"],
                             capture_output=True, text=True, timeout=120, check=True).stdout
     assert "Errors (" not in expert and "Malformed" not in expert and "checksum" not in expert.lower()
+
+
+def test_timestamps_read_by_tshark_as_derived_by_hand(tshark, tmp_path):
+    # SACK, window scale 0 (rwnd 65535), timestamps; three losses so that SACK blocks ride beside them
+    r = simulate(_two_hosts(drops=(8, 10, 12), variant="sack", timestamps=True), seed=2, trace=True)
+    o0, o1 = (int(v) for v in r.tcp_ts_offset[:2])
+    rows = _fields(tshark, r.to_pcap(tmp_path / "ts.pcap", snaplen=2000),
+                   ["tcp.options.timestamp.tsval", "tcp.options.timestamp.tsecr", "tcp.hdr_len",
+                    "tcp.options.sack.count", "tcp.flags.syn", "_ws.malformed", "_ws.expert.severity",
+                    "tcp.checksum.status", "ip.checksum.status"])
+    # times at 1 byte/us and 10 ms each way, 52-byte headers (test_pcap: SYN 0 ms, SYN-ACK 10.052 ms, data
+    # 20.104 ms, first ACK 31.144 ms); TSval = offset + whole ms; TSecr = the peer's last TSval received
+    ms = [(0, None), (10, 0), (20, 10), (20, 10), (31, 20)]
+    want = [(str((o + a) % 2**32), "0" if b is None else str((p + b) % 2**32))
+            for (a, b), o, p in zip(ms, (o0, o1, o0, o0, o1), (o1, o0, o1, o1, o0), strict=True)]
+    assert [(x[0], x[1]) for x in rows[:5]] == want
+    # SYNs: MSS 4 + NOP NOP + TS 10 + NOP + WS 3 = 20 option bytes; others 12, plus 4 + 8 per SACK block
+    for x in rows:
+        k = int(x[3] or 0)
+        assert int(x[2]) == (40 if x[4] == "1" else 32 + (4 + 8 * k if k else 0))
+    assert max(int(x[3] or 0) for x in rows) == 3
+    assert all(x[5] == "" for x in rows) and not any("8388608" in x[6].split(",") for x in rows)
+    assert {x[7] for x in rows} == {x[8] for x in rows} == {"1"}
