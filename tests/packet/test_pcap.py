@@ -4,6 +4,7 @@ bad input. tshark's own reading and TCP analysis: test_tshark.py."""
 
 import hashlib
 import struct
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ from simcore.packet import (
     Scenario,
     TcpParams,
     bulk_scenario,
+    chain,
     dumbbell,
     simulate,
 )
@@ -33,9 +35,9 @@ RATE = 8e6  # 1 byte per microsecond
 
 
 def _two_hosts(drops=(), message_bytes=2500, **tcp_kw):
-    fwd = LinkParams(rate_bps=RATE, delay_s=D, queue_packets=100, drop_sequence=drops)
+    # host 0 -> host 1 is link 0 (it drops ``drops``), the way back link 1 (topology.chain)
     back = LinkParams(rate_bps=RATE, delay_s=D, queue_packets=100)
-    net = Network(2, (Link(0, 1, fwd), Link(1, 0, back)))
+    net = chain(1, replace(back, drop_sequence=drops), back)
     tcp = TcpParams(**{"variant": "sack", "mss_bytes": 1000, "rwnd_bytes": 100_000, **tcp_kw})
     return Scenario(net, (Connection(0, 1, tcp, closer="client"),), (Message(0, message_bytes),), duration_s=2.0)
 

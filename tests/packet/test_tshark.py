@@ -9,6 +9,7 @@ Where tshark and simcore count differently, the test says why (``test_dupack_aft
 import os
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,13 +19,12 @@ from simcore.chapters.tcp_primer import MSS_BYTES, PrimerSetting, plot_data, run
 from simcore.packet import (
     CbrSource,
     Connection,
-    Link,
     LinkParams,
     Message,
-    Network,
     Scenario,
     TcpParams,
     bulk_scenario,
+    chain,
     dumbbell,
     simulate,
 )
@@ -68,9 +68,9 @@ def _simcore_dupacks(r, conn: int = 0) -> int:
 
 
 def _two_hosts(drops=(), n_segments=30, **tcp_kw):
-    fwd = LinkParams(rate_bps=RATE, delay_s=D, queue_packets=100, drop_sequence=drops)
+    # host 0 -> host 1 is link 0 (it drops ``drops``), the way back link 1 (topology.chain)
     back = LinkParams(rate_bps=RATE, delay_s=D, queue_packets=100)
-    net = Network(2, (Link(0, 1, fwd), Link(1, 0, back)))
+    net = chain(1, replace(back, drop_sequence=drops), back)
     tcp = TcpParams(**{"variant": "newreno", "mss_bytes": 1000, "rwnd_bytes": 65535, **tcp_kw})
     return Scenario(net, (Connection(0, 1, tcp),), (Message(0, n_segments * 1000),), duration_s=3.0)
 
