@@ -51,3 +51,17 @@ def test_postbuild_is_strict_and_warms_numba():
 def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     assert "make test" in readme and "make test" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_package_data_ships_every_non_python_file_the_package_reads():
+    """A non-editable install (pip install .) must carry the JS front end and the .md pages the chapters cite
+    (format spec, assumption pages): every such file under simcore/ matches a package-data glob."""
+    import fnmatch
+
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["simcore"]
+    pkg = ROOT / "simcore"
+    shipped = [p for p in pkg.rglob("*") if p.suffix in {".js", ".md"} and "__pycache__" not in p.parts]
+    assert shipped, "expected the live figure's .js and the assumption pages"
+    missing = [str(p.relative_to(pkg)) for p in shipped
+               if not any(fnmatch.fnmatchcase(p.relative_to(pkg).as_posix(), g) for g in globs)]
+    assert missing == [], f"not in [tool.setuptools.package-data]: {missing}"
