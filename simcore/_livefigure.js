@@ -36,6 +36,7 @@ function loadPlotly(model) {
 function decode(value, buffers) {
   if (Array.isArray(value)) return value.map((v) => decode(v, buffers));
   if (value && typeof value === "object") {
+    if ("__strs__" in value) return Array.from(decode(value.index, buffers), (i) => value.__strs__[i]);
     if ("__nd__" in value) {
       const dv = buffers[value.__nd__];
       return new TYPED[value.dtype](dv.buffer.slice(dv.byteOffset, dv.byteOffset + dv.byteLength));

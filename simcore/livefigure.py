@@ -14,7 +14,8 @@ Here instead:
 - When a figure appears in the page it asks for a full snapshot; after that, every change (a
   ``batch_update()`` block, or a single assignment outside one) sends only the trace properties and
   layout keys that differ from what the page has, numeric arrays as binary buffers (8 bytes a number
-  instead of about 18 characters of JSON).
+  instead of about 18 characters of JSON), and long lists of repeated strings (hover text per point,
+  one story per client) as their distinct strings plus a 4-byte index per point.
 - Nothing is echoed back except a tiny ``drawn`` acknowledgement, so the kernel is idle as soon as the
   page has drawn; ``on_drawn(callback)`` hears it (``LivePanel`` uses it to report the time the
   student waited).
@@ -120,12 +121,27 @@ def encode(value, buffers: list) -> object:
     if isinstance(value, (list, tuple)):
         if len(value) > _LIST_AS_ARRAY and all(map(_is_number, value)):
             return encode(np.array([np.nan if v is None else v for v in value], dtype=np.float64), buffers)
+        if len(value) > _LIST_AS_ARRAY and all(isinstance(v, str) or v is None for v in value):
+            words = _string_table(value, buffers)
+            if words is not None:
+                return words
         return [encode(v, buffers) for v in value]
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+def _string_table(value: list | tuple, buffers: list) -> dict | None:
+    """Return a long list of strings (or None) as {"__strs__": distinct strings, "index": buffer} when
+    its strings repeat (hover text per point that is one story per client), else None."""
+    table: dict = {}
+    index = np.fromiter((table.setdefault(v, len(table)) for v in value), dtype=np.int32, count=len(value))
+    if 2 * len(table) > len(value):
+        return None
+    buffers.append(index.astype("<i4", copy=False).tobytes())
+    return {"__strs__": list(table), "index": {"__nd__": len(buffers) - 1, "dtype": "i4"}}
 
 
 def _same(a, b) -> bool:

@@ -24,6 +24,17 @@ def test_encode_numeric_arrays_as_little_endian_buffers_and_non_finite_as_none()
     assert back.size == 101 and back[99] == 99.0 and np.isnan(back[100])
 
 
+def test_repeated_strings_travel_once_with_an_index_per_point():
+    buffers = []
+    stories = ["client 0: waited 3 s", "client 1: gave up"] * 50 + [None]
+    out = encode(stories, buffers)
+    assert out["__strs__"] == ["client 0: waited 3 s", "client 1: gave up", None]
+    index = np.frombuffer(buffers[out["index"]["__nd__"]], "<i4")
+    assert [out["__strs__"][i] for i in index] == stories
+    distinct = [f"point {i}" for i in range(100)]  # nothing repeats: plain JSON
+    assert encode(distinct, buffers) == distinct
+
+
 def test_nothing_is_sent_before_the_page_asks_then_a_snapshot_with_names_and_styles():
     fig = LiveFigure()
     fig.add_scatter(x=[0, 1], y=[2, 3], name="closed form", line=dict(color="#000000"))

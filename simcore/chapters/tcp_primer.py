@@ -98,7 +98,7 @@ def run(setting: PrimerSetting, trace: bool = True) -> PacketResult:
     link = LinkParams(rate_bps=setting.rate_mbps * 1e6, delay_s=setting.rtt_ms * 1e-3 / 2,
                       queue_packets=setting.buffer_packets, loss_prob=setting.loss_pct / 100.0)
     db = dumbbell(setting.flows, link)
-    tcp = TcpParams(variant=setting.variant, mss_bytes=MSS_BYTES, rwnd_bytes=setting.rwnd_bytes)
+    tcp = TcpParams.preset("rfc5681", variant=setting.variant, mss_bytes=MSS_BYTES, rwnd_bytes=setting.rwnd_bytes)
     sc = bulk_scenario(db.network, db.pairs, tcp, duration_s=setting.duration_s)
     return simulate(sc, seed=setting.seed, trace=trace)
 
