@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from simcore.admission import OUTCOMES, AdmissionResult
-from simcore.plotting import LiveFigure, color_for, downsample_indices
+from simcore.plotting import LiveFigure, color_for, downsample_indices, tick_path
 
 __all__ = [
     "TRACE_NAMES",
@@ -117,12 +117,6 @@ CURVE_POINTS = 2000  # at most this many points per demand / sent line
 MAX_ATTEMPT_MARKERS = 1500
 
 
-def _tick_path(x: np.ndarray, y: np.ndarray) -> str:
-    """Return an SVG path of a vertical tick (0.8 rows tall) at every (x s, y row); x to 10 ms."""
-    rows = {r: f",{r - 0.4:.1f}V{r + 0.4:.1f}" for r in set(y.tolist())}
-    return "".join(["M" + repr(xi) + rows[yi] for xi, yi in zip(np.round(x, 2).tolist(), y.tolist(), strict=True)])
-
-
 def _segment_path(seg: np.ndarray) -> str:
     """Return one SVG path drawing every segment (client, start s, end s) as a horizontal line."""
     return "".join(f"M{a:.6g},{c}H{b:.6g}" for c, a, b in zip(seg[:, 0].astype(np.int64).tolist(),
@@ -202,7 +196,8 @@ def draw_chronology(fig: go.Figure, result: AdmissionResult) -> dict[str, float]
     for sel, style in ((ok, _styles()[5]), (~ok, _styles()[6])):
         x, y = att[sel, 1], att[sel, 0].astype(np.int64)
         if ticks:  # every attempt stays, drawn as one SVG path (markers cost one element each)
-            shapes.append(dict(type="path", path=_tick_path(x, y), xref="x2", yref="y2", layer="above",
+            shapes.append(dict(type="path", path=tick_path(x, y, half_height=0.4, decimals=2), xref="x2",
+                               yref="y2", layer="above",
                                line=dict(color=style["marker"]["color"], width=1.5)))
             x, y = [None], [None]  # the trace keeps the legend entry
         data.append(dict(x=x, y=y))
