@@ -48,6 +48,23 @@ def test_nothing_is_sent_before_the_page_asks_then_a_snapshot_with_names_and_sty
     assert snap["data"][0]["name"] == "changed before display" and snap["data"][0]["line"] == {"color": "#000000"}
 
 
+def test_before_the_page_shows_it_the_figure_travels_in_the_widget_state():
+    fig = LiveFigure()
+    fig.add_scatter(x=[0, 1], y=np.array([2.0, 3.0]), name="dot")
+    state = fig.widget._snapshot  # what the page draws without asking the (maybe busy) kernel
+    assert state["data"][0]["name"] == "dot" and state["data"][0]["y"]["__nd__"] == np.array([2.0, 3.0]).tobytes()
+    fig.data[0].name = "renamed"  # still not shown: the state follows
+    assert fig.widget._snapshot["data"][0]["name"] == "renamed"
+    sent = []
+    fig.widget.send = lambda content, buffers=None: sent.append(content)
+    fig._on_msg(None, {"type": "hello", "seq": fig.widget._snapshot["seq"]}, [])
+    assert sent == []  # the page has the current state: nothing to resend
+    fig.data[0].name = "after hello"
+    assert sent[-1]["type"] == "patch" and sent[-1]["traces"] == {"0": {"name": "after hello"}}
+    fig._on_msg(None, {"type": "hello", "seq": 1}, [])  # another page, with an old state
+    assert sent[-1]["type"] == "snapshot" and sent[-1]["data"][0]["name"] == "after hello"
+
+
 def test_a_batch_sends_only_the_changed_properties_once():
     fig = LiveFigure()
     fig.add_scatter(x=[0, 1], y=[2, 3], name="a")
