@@ -239,8 +239,9 @@ def make_panel(setting: PanelSetting | None = None) -> LivePanel:
         "small_file_kb": dropdown("small file below", SMALL_FILE_OPTIONS,
                                   min(SMALL_FILE_OPTIONS, key=lambda o: abs(o[1] - s.small_file_kb))[1]),
         "ready_list_size": int_slider("Ticket ready list", s.ready_list_size, 1, 40),
-        # a ticket expires only if its owner stays away longer than this: past about retry-after-'later'
-        # plus retry-after-'busy' nothing changes, so the track stops at 120 s (the longest retry)
+        # a ticket expires only if its owner stays away longer than this (at the defaults: never above
+        # about 40 s; the status line counts expiries), so the track stops at 120 s, the longest 'later'
+        # retry (it ran to 600 s and did nothing in most positions)
         "ticket_ttl_s": float_slider("ticket time-to-live (s)", min(s.ticket_ttl_s, 120.0), 5, 120, 5),
         "sharing": dropdown("bandwidth sharing", SHARING, s.sharing),
         "seed": int_slider("seed", s.seed, 0, 99),
