@@ -27,6 +27,7 @@ Here instead:
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import math
 import os
@@ -197,6 +198,7 @@ class LiveFigure(go.Figure):
         self._view = _FigureView(_uid=uuid.uuid4().hex, _library=_library(),
                                  _height=int(self.layout.height or 400))
         self._ready = False
+        self._state_pending = False
         self._view.on_msg(self._on_msg)
         self._seq = 0
         self._sent_data: list[dict] = []
@@ -245,14 +247,33 @@ class LiveFigure(go.Figure):
         self._sent_data = [_snap(t) for t in self._data]
         self._sent_layout = _snap(self._layout)
 
+    def _schedule_state(self) -> None:
+        """Store the whole figure in the widget's state once the running cell (or message handler) is
+        done, not after each of its changes (building a figure trace by trace sent it again per trace);
+        at once if no event loop runs (plain Python)."""
+        if self._state_pending:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._send_snapshot(as_state=True)
+            return
+        self._state_pending = True
+        loop.call_soon(self._flush_state)
+
+    def _flush_state(self) -> None:
+        self._state_pending = False
+        if not self._ready:
+            self._send_snapshot(as_state=True)
+
     def push(self) -> int | None:
         """Send what changed since the last push; return its sequence number, or None if nothing was
         sent (nothing changed, or the figure has not appeared in a page yet)."""
         if not hasattr(self, "_ready"):  # plotly's own __init__ is still adding traces
             return None
         if not self._ready:  # the page has not shown the figure yet: keep its state current
-            self._send_snapshot(as_state=True)
-            return self._seq
+            self._schedule_state()
+            return None
         start = time.perf_counter()
         buffers: list = []
         traces: dict[str, dict] = {}

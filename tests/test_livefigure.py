@@ -107,3 +107,19 @@ def test_panel_reports_the_redraw_time_after_the_page_acknowledges():
                                               (3, 3, True), ("HTTP", "FTP", False)])
 def test_same_value_tolerates_a_slider_round_trip(a, b, same):
     assert same_value(a, b) is same
+
+
+def test_inside_an_event_loop_the_state_is_stored_once_when_the_running_code_is_done():
+    import asyncio
+
+    async def build():
+        fig = LiveFigure()
+        for i in range(5):
+            fig.add_scatter(x=[i], y=[i], name=f"t{i}")
+        assert fig.widget._snapshot == {}  # nothing yet: the cell is still running
+        await asyncio.sleep(0)
+        return fig
+
+    fig = asyncio.run(build())
+    assert [t["name"] for t in fig.widget._snapshot["data"]] == [f"t{i}" for i in range(5)]
+    assert fig.widget._snapshot["seq"] == 1  # one snapshot for five traces
