@@ -36,8 +36,9 @@ function loadPlotly(model) {
 function decode(value, buffers) {
   if (Array.isArray(value)) return value.map((v) => decode(v, buffers));
   if (value && typeof value === "object") {
-    if ("__nd__" in value) {
-      const dv = buffers[value.__nd__];
+    if ("__strs__" in value) return Array.from(decode(value.index, buffers), (i) => value.__strs__[i]);
+    if ("__nd__" in value) {  // an index into the message's buffers, or (widget state) the bytes
+      const dv = typeof value.__nd__ === "number" ? buffers[value.__nd__] : value.__nd__;
       return new TYPED[value.dtype](dv.buffer.slice(dv.byteOffset, dv.byteOffset + dv.byteLength));
     }
     const out = {};
@@ -101,8 +102,8 @@ export default {
   initialize({ model }) {
     const fig = figureOf(model);
     loadPlotly(model);
-    model.on("msg:custom", (msg, buffers) => {
-      if (msg.type !== "snapshot" && msg.type !== "patch") return;
+    const apply = (msg, buffers) => {
+      if (msg.seq <= fig.seq) return;
       applyPatch(fig, msg, buffers || []);
       fig.seq = msg.seq;
       if (!fig.views.size) return;
@@ -110,8 +111,19 @@ export default {
         () => model.send({ type: "drawn", seq: msg.seq }),
         (err) => console.warn("simcore live figure: redraw failed", err),
       );
+    };
+    // the state Python keeps current until this page has shown the figure: no round trip to a kernel
+    // that may still be busy running the notebook's later cells
+    const fromState = () => {
+      const snap = model.get("_snapshot");
+      if (snap && snap.seq !== undefined) apply({ type: "snapshot", ...snap }, []);
+    };
+    fromState();
+    model.on("change:_snapshot", fromState);
+    model.on("msg:custom", (msg, buffers) => {
+      if (msg.type === "snapshot" || msg.type === "patch") apply(msg, buffers);
     });
-    model.send({ type: "hello" });
+    model.send({ type: "hello", seq: fig.seq });
   },
   async render({ model, el }) {
     const fig = figureOf(model);

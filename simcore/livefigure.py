@@ -11,10 +11,15 @@ and names and styles set before display can be missing on first display.
 Here instead:
 - plotly.js reaches the page once per kernel: one shared ``_PlotlyLibrary`` widget holds the installed
   plotly package's ``plotly.min.js`` gzipped (about 1.4 MB instead of 4.8 MB), unpacked once per page.
-- When a figure appears in the page it asks for a full snapshot; after that, every change (a
+- Until the page has shown the figure, its full state travels in the widget's own state (``_snapshot``,
+  kept current after every change), so the page draws it as soon as the output appears, even while the
+  kernel is still busy running the notebook's later cells (a request-and-answer handshake waited behind
+  them: 25-35 s to the first live plot). The page then says "hello" with the version it drew (a newer
+  full snapshot is sent if it is behind); after that, every change (a
   ``batch_update()`` block, or a single assignment outside one) sends only the trace properties and
   layout keys that differ from what the page has, numeric arrays as binary buffers (8 bytes a number
-  instead of about 18 characters of JSON).
+  instead of about 18 characters of JSON), and long lists of repeated strings (hover text per point,
+  one story per client) as their distinct strings plus a 4-byte index per point.
 - Nothing is echoed back except a tiny ``drawn`` acknowledgement, so the kernel is idle as soon as the
   page has drawn; ``on_drawn(callback)`` hears it (``LivePanel`` uses it to report the time the
   student waited).
@@ -22,6 +27,7 @@ Here instead:
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import math
 import os
@@ -95,6 +101,8 @@ class _FigureView(anywidget.AnyWidget):
     _esm = Path(__file__).with_name("_livefigure.js")
     _uid = traitlets.Unicode().tag(sync=True)
     _height = traitlets.Int(400).tag(sync=True)
+    # the figure's full state until the page has shown it (numeric arrays as bytes, see _inline)
+    _snapshot = traitlets.Dict().tag(sync=True)
     _library = traitlets.Instance(_PlotlyLibrary).tag(sync=True, **widgets.widget_serialization)
 
 
@@ -120,11 +128,38 @@ def encode(value, buffers: list) -> object:
     if isinstance(value, (list, tuple)):
         if len(value) > _LIST_AS_ARRAY and all(map(_is_number, value)):
             return encode(np.array([np.nan if v is None else v for v in value], dtype=np.float64), buffers)
+        if len(value) > _LIST_AS_ARRAY and all(isinstance(v, str) or v is None for v in value):
+            words = _string_table(value, buffers)
+            if words is not None:
+                return words
         return [encode(v, buffers) for v in value]
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None
+    return value
+
+
+def _string_table(value: list | tuple, buffers: list) -> dict | None:
+    """Return a long list of strings (or None) as {"__strs__": distinct strings, "index": buffer} when
+    its strings repeat (hover text per point that is one story per client), else None."""
+    table: dict = {}
+    index = np.fromiter((table.setdefault(v, len(table)) for v in value), dtype=np.int32, count=len(value))
+    if 2 * len(table) > len(value):
+        return None
+    buffers.append(index.astype("<i4", copy=False).tobytes())
+    return {"__strs__": list(table), "index": {"__nd__": len(buffers) - 1, "dtype": "i4"}}
+
+
+def _inline(value, buffers: list):
+    """Return ``value`` from ``encode`` with every buffer reference replaced by the bytes themselves (the
+    form a widget's state carries: ipywidgets sends nested bytes as binary buffers)."""
+    if isinstance(value, dict):
+        if "__nd__" in value and isinstance(value["__nd__"], int):
+            return {**value, "__nd__": buffers[value["__nd__"]]}
+        return {k: _inline(v, buffers) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_inline(v, buffers) for v in value]
     return value
 
 
@@ -162,8 +197,9 @@ class LiveFigure(go.Figure):
         super().__init__(*args, **kwargs)
         self._view = _FigureView(_uid=uuid.uuid4().hex, _library=_library(),
                                  _height=int(self.layout.height or 400))
-        self._view.on_msg(self._on_msg)
         self._ready = False
+        self._state_pending = False
+        self._view.on_msg(self._on_msg)
         self._seq = 0
         self._sent_data: list[dict] = []
         self._sent_layout: dict = {}
@@ -190,24 +226,53 @@ class LiveFigure(go.Figure):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "hello":
             self._ready = True
-            self._send_snapshot()
+            if content.get("seq") != self._seq:  # the page drew an older state (or none): resend it all
+                self._send_snapshot()
         elif kind == "drawn":
             for callback in list(self._drawn_callbacks):
                 callback(int(content.get("seq", -1)))
 
-    def _send_snapshot(self) -> None:
+    def _send_snapshot(self, as_state: bool = False) -> None:
+        """Send the whole figure: as a message, or (``as_state``, before the page has shown it) as the
+        widget's ``_snapshot`` state."""
         self._seq += 1
         buffers: list = []
         data = [encode(t, buffers) for t in self._data]
         layout = encode(self._layout, buffers)
-        self._view.send({"type": "snapshot", "seq": self._seq, "data": data, "layout": layout}, buffers)
+        if as_state:
+            self._view._snapshot = {"seq": self._seq, "data": _inline(data, buffers),
+                                    "layout": _inline(layout, buffers)}
+        else:
+            self._view.send({"type": "snapshot", "seq": self._seq, "data": data, "layout": layout}, buffers)
         self._sent_data = [_snap(t) for t in self._data]
         self._sent_layout = _snap(self._layout)
+
+    def _schedule_state(self) -> None:
+        """Store the whole figure in the widget's state once the running cell (or message handler) is
+        done, not after each of its changes (building a figure trace by trace sent it again per trace);
+        at once if no event loop runs (plain Python)."""
+        if self._state_pending:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self._send_snapshot(as_state=True)
+            return
+        self._state_pending = True
+        loop.call_soon(self._flush_state)
+
+    def _flush_state(self) -> None:
+        self._state_pending = False
+        if not self._ready:
+            self._send_snapshot(as_state=True)
 
     def push(self) -> int | None:
         """Send what changed since the last push; return its sequence number, or None if nothing was
         sent (nothing changed, or the figure has not appeared in a page yet)."""
-        if not getattr(self, "_ready", False):
+        if not hasattr(self, "_ready"):  # plotly's own __init__ is still adding traces
+            return None
+        if not self._ready:  # the page has not shown the figure yet: keep its state current
+            self._schedule_state()
             return None
         start = time.perf_counter()
         buffers: list = []

@@ -41,6 +41,7 @@ __all__ = [
     "slider_from_range",
     "same_value",
     "downsample_indices",
+    "tick_path",
     "LiveFigure",
 ]
 
@@ -199,6 +200,21 @@ def _show_transient(text: str):
         return display(HTML(f"<span style='color:#777'>{html.escape(text)}</span>"), display_id=True)
     except Exception:  # no IPython: nothing to show
         return None
+
+
+def tick_path(x: np.ndarray, y: np.ndarray, *, half_width: float = 0.0, half_height: float = 0.0,
+              decimals: int = 6) -> str:
+    """Return one SVG path (for a layout shape in data coordinates) with a short line at every (x, y):
+    horizontal (``half_width`` each side, x units) or vertical (``half_height``, y units); coordinates
+    rounded to ``decimals``. Thousands of markers cost one SVG element each and most of a redraw in the
+    browser; one path costs one. Shapes have no hover: pair them with an invisible line trace."""
+    x = np.round(np.asarray(x, dtype=float), decimals)
+    y = np.round(np.asarray(y, dtype=float), decimals)
+    if half_height > 0:
+        lo, hi = np.round(y - half_height, decimals).tolist(), np.round(y + half_height, decimals).tolist()
+        return "".join([f"M{a!r},{b!r}V{c!r}" for a, b, c in zip(x.tolist(), lo, hi, strict=True)])
+    lo, hi = np.round(x - half_width, decimals).tolist(), np.round(x + half_width, decimals).tolist()
+    return "".join([f"M{a!r},{b!r}H{c!r}" for a, b, c in zip(lo, y.tolist(), hi, strict=True)])
 
 
 class LivePanel:

@@ -24,6 +24,17 @@ def test_encode_numeric_arrays_as_little_endian_buffers_and_non_finite_as_none()
     assert back.size == 101 and back[99] == 99.0 and np.isnan(back[100])
 
 
+def test_repeated_strings_travel_once_with_an_index_per_point():
+    buffers = []
+    stories = ["client 0: waited 3 s", "client 1: gave up"] * 50 + [None]
+    out = encode(stories, buffers)
+    assert out["__strs__"] == ["client 0: waited 3 s", "client 1: gave up", None]
+    index = np.frombuffer(buffers[out["index"]["__nd__"]], "<i4")
+    assert [out["__strs__"][i] for i in index] == stories
+    distinct = [f"point {i}" for i in range(100)]  # nothing repeats: plain JSON
+    assert encode(distinct, buffers) == distinct
+
+
 def test_nothing_is_sent_before_the_page_asks_then_a_snapshot_with_names_and_styles():
     fig = LiveFigure()
     fig.add_scatter(x=[0, 1], y=[2, 3], name="closed form", line=dict(color="#000000"))
@@ -35,6 +46,23 @@ def test_nothing_is_sent_before_the_page_asks_then_a_snapshot_with_names_and_sty
     (snap,) = sent
     assert snap["type"] == "snapshot"
     assert snap["data"][0]["name"] == "changed before display" and snap["data"][0]["line"] == {"color": "#000000"}
+
+
+def test_before_the_page_shows_it_the_figure_travels_in_the_widget_state():
+    fig = LiveFigure()
+    fig.add_scatter(x=[0, 1], y=np.array([2.0, 3.0]), name="dot")
+    state = fig.widget._snapshot  # what the page draws without asking the (maybe busy) kernel
+    assert state["data"][0]["name"] == "dot" and state["data"][0]["y"]["__nd__"] == np.array([2.0, 3.0]).tobytes()
+    fig.data[0].name = "renamed"  # still not shown: the state follows
+    assert fig.widget._snapshot["data"][0]["name"] == "renamed"
+    sent = []
+    fig.widget.send = lambda content, buffers=None: sent.append(content)
+    fig._on_msg(None, {"type": "hello", "seq": fig.widget._snapshot["seq"]}, [])
+    assert sent == []  # the page has the current state: nothing to resend
+    fig.data[0].name = "after hello"
+    assert sent[-1]["type"] == "patch" and sent[-1]["traces"] == {"0": {"name": "after hello"}}
+    fig._on_msg(None, {"type": "hello", "seq": 1}, [])  # another page, with an old state
+    assert sent[-1]["type"] == "snapshot" and sent[-1]["data"][0]["name"] == "after hello"
 
 
 def test_a_batch_sends_only_the_changed_properties_once():
@@ -79,3 +107,19 @@ def test_panel_reports_the_redraw_time_after_the_page_acknowledges():
                                               (3, 3, True), ("HTTP", "FTP", False)])
 def test_same_value_tolerates_a_slider_round_trip(a, b, same):
     assert same_value(a, b) is same
+
+
+def test_inside_an_event_loop_the_state_is_stored_once_when_the_running_code_is_done():
+    import asyncio
+
+    async def build():
+        fig = LiveFigure()
+        for i in range(5):
+            fig.add_scatter(x=[i], y=[i], name=f"t{i}")
+        assert fig.widget._snapshot == {}  # nothing yet: the cell is still running
+        await asyncio.sleep(0)
+        return fig
+
+    fig = asyncio.run(build())
+    assert [t["name"] for t in fig.widget._snapshot["data"]] == [f"t{i}" for i in range(5)]
+    assert fig.widget._snapshot["seq"] == 1  # one snapshot for five traces

@@ -100,3 +100,11 @@ def test_static_renderer_draws_figures_without_embedding_plotly_js():
         assert "Plotly.newPlot" in bundle["text/html"] and "<script src" not in bundle["text/html"]
     finally:
         pio.renderers.default = before
+
+
+def test_tick_path_draws_one_short_line_per_point():
+    from simcore.plotting import tick_path
+
+    assert tick_path([1.0, 2.5], [3, 4], half_width=0.25) == "M0.75,3.0H1.25M2.25,4.0H2.75"
+    assert tick_path([10.0], [7], half_height=0.4, decimals=2) == "M10.0,6.6V7.4"
+    assert tick_path([], []) == ""

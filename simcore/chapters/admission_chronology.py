@@ -5,8 +5,10 @@ segments in ``color_for("waiting")``, connected segments (a socket held) in ``co
 a dot at every connection attempt (refused attempts in ``color_for("drop")``). Hovering a bar tells the
 client's story. Top, on the same time axis: the demand on the server (the sum of the access rates of
 every client in session, waiting or connected) against the demand it satisfied (the bytes/s it sends),
-with its capacity. Built for speed: one trace per segment type with None-separated segments (a few
-thousand points), never one trace per client, so a live panel can redraw it on every slider move.
+with its capacity. Built for speed, so a live panel can redraw it on every slider move: each kind of
+segment is drawn as ONE SVG path (a layout shape; a trace with gaps costs one SVG element per segment,
+about 1,600 here, and took most of the redraw), and an invisible line through every segment's start,
+middle and end carries the hover text. Legend entries are traces without points.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from simcore.admission import OUTCOMES, AdmissionResult
-from simcore.plotting import LiveFigure, color_for, downsample_indices
+from simcore.plotting import LiveFigure, color_for, downsample_indices, tick_path
 
 __all__ = [
     "TRACE_NAMES",
@@ -27,7 +29,8 @@ __all__ = [
     "chronology_figure",
 ]
 
-#: trace order of the chronology figure (names are set again on every redraw, see plotting.py)
+#: trace order of the chronology figure (names and styles are set once, when it is built); the
+#: "waiting" and "connected" traces hold the legend entries, the two hover traces the segments' hover text
 TRACE_NAMES = (
     "demand on the server",
     "demand satisfied (sent)",
@@ -36,7 +39,10 @@ TRACE_NAMES = (
     "connected",
     "connection accepted",
     "connection refused",
+    "waiting (hover)",
+    "connected (hover)",
 )
+SEGMENT_WIDTH_PX = 2.5
 
 
 def chronology_segments(result: AdmissionResult) -> dict[str, np.ndarray]:
@@ -111,43 +117,38 @@ CURVE_POINTS = 2000  # at most this many points per demand / sent line
 MAX_ATTEMPT_MARKERS = 1500
 
 
-def _tick_path(x: np.ndarray, y: np.ndarray) -> str:
-    """Return an SVG path of a vertical tick (0.8 rows tall) at every (x, y)."""
-    return "".join(f"M{xi:.6g},{yi - 0.4:.6g}V{yi + 0.4:.6g}" for xi, yi in zip(x.tolist(), y.tolist(), strict=True))
+def _segment_path(seg: np.ndarray) -> str:
+    """Return one SVG path drawing every segment (client, start s, end s) as a horizontal line."""
+    return "".join(f"M{a:.6g},{c}H{b:.6g}" for c, a, b in zip(seg[:, 0].astype(np.int64).tolist(),
+                                                              seg[:, 1].tolist(), seg[:, 2].tolist(), strict=True))
 
 
-def _segment_xy(seg: np.ndarray, stories: list[str]) -> tuple[list, list, list]:
-    """Return x, y, hover text for None-separated segments (start, middle, end, None per segment)."""
-    k = seg.shape[0]
-    x = np.empty((k, 4), object)
-    x[:, 0], x[:, 1], x[:, 2], x[:, 3] = seg[:, 1], 0.5 * (seg[:, 1] + seg[:, 2]), seg[:, 2], None
-    y = np.empty((k, 4), object)
-    y[:, :3] = seg[:, :1].astype(np.int64)
-    y[:, 3] = None
-    text = np.empty((k, 4), object)
-    story = np.asarray(stories, object)[seg[:, 0].astype(np.int64)] if k else np.zeros(0, object)
-    text[:, :3] = story[:, None]
-    text[:, 3] = None
-    return x.ravel().tolist(), y.ravel().tolist(), text.ravel().tolist()
+def _segment_hover(seg: np.ndarray, stories: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return x, y, hover text of the points (start, middle, end of each segment) that carry the hover."""
+    x = np.column_stack([seg[:, 1], 0.5 * (seg[:, 1] + seg[:, 2]), seg[:, 2]]).ravel()
+    y = np.repeat(seg[:, 0], 3).astype(float)
+    story = np.asarray(stories, object)[seg[:, 0].astype(np.int64)] if seg.shape[0] else np.zeros(0, object)
+    return x, y, np.repeat(story, 3)
 
 
 def _styles() -> list[dict]:
-    """Return each trace's style (TRACE_NAMES order): set at creation AND on every redraw, because a
-    FigureWidget may not sync properties set before it is displayed (plotly 7)."""
+    """Return each trace's style (TRACE_NAMES order), set when the figure is built."""
     return [
         dict(mode="lines", line=dict(shape="hv", width=0.5, color=color_for("drop")), fill="tozeroy",
              hoverinfo="skip"),
         dict(mode="lines", line=dict(shape="hv", width=0.5, color="#000000"), fill="tozeroy",
              hoverinfo="skip"),
         dict(mode="lines", line=dict(color=color_for("bound"), dash="dash", width=1.5), hoverinfo="skip"),
-        dict(mode="lines", line=dict(color=color_for("waiting"), width=2.5),
-             hovertemplate="%{hovertext}<extra>waiting</extra>"),
-        dict(mode="lines", line=dict(color=color_for("connected"), width=2.5),
-             hovertemplate="%{hovertext}<extra>connected</extra>"),
+        dict(mode="lines", line=dict(color=color_for("waiting"), width=SEGMENT_WIDTH_PX), hoverinfo="skip"),
+        dict(mode="lines", line=dict(color=color_for("connected"), width=SEGMENT_WIDTH_PX), hoverinfo="skip"),
         dict(mode="markers", marker=dict(color="#000000", size=7, symbol="line-ns-open", line_width=1.5),
              hovertemplate="client %{y}: attempt at %{x:.1f} s, accepted<extra></extra>"),
         dict(mode="markers", marker=dict(color=color_for("drop"), size=7, symbol="line-ns-open", line_width=1.5),
              hovertemplate="client %{y}: attempt at %{x:.1f} s, %{hovertext}<extra></extra>"),
+        dict(mode="lines", line=dict(color="rgba(0,0,0,0)", width=SEGMENT_WIDTH_PX), showlegend=False,
+             hovertemplate="%{hovertext}<extra>waiting</extra>"),
+        dict(mode="lines", line=dict(color="rgba(0,0,0,0)", width=SEGMENT_WIDTH_PX), showlegend=False,
+             hovertemplate="%{hovertext}<extra>connected</extra>"),
     ]  # fmt: skip
 
 
@@ -164,7 +165,8 @@ def empty_chronology_figure(*, widget: bool = False, height: int = 720) -> go.Fi
         hovermode="closest",
     )
     for i, (name, style) in enumerate(zip(TRACE_NAMES, _styles(), strict=True)):
-        fig.add_scatter(name=name, **style, row=1 if i < 3 else 2, col=1)
+        fig.add_scatter(name=name, **style, row=1 if i < 3 else 2, col=1, x=[None] if i in (3, 4) else None,
+                        y=[None] if i in (3, 4) else None)
     fig.update_yaxes(title_text="KB/s", row=1, col=1, rangemode="tozero")
     fig.update_yaxes(title_text="client (arrival order)", row=2, col=1)
     fig.update_xaxes(title_text="time since the window opened (s)", row=2, col=1)
@@ -187,21 +189,24 @@ def draw_chronology(fig: go.Figure, result: AdmissionResult) -> dict[str, float]
     keep_d, keep_s = downsample_indices(demand, CURVE_POINTS), downsample_indices(served, CURVE_POINTS)
     data = [dict(x=t[keep_d], y=demand[keep_d]), dict(x=t[keep_s], y=served[keep_s]),
             dict(x=[0.0, end], y=[result.capacity_Bps / 1024] * 2)]
-    for kind in ("waiting", "connected"):
-        x, y, text = _segment_xy(seg[kind], stories)
-        data.append(dict(x=x, y=y, hovertext=text))
-    shapes = []
+    data += [dict(x=[None], y=[None]), dict(x=[None], y=[None])]  # legend entries only
+    shapes = [dict(type="path", path=_segment_path(seg[kind]), xref="x2", yref="y2", layer="between",
+                   line=dict(color=color_for(kind), width=SEGMENT_WIDTH_PX)) for kind in ("waiting", "connected")]
     ticks = int(att.shape[0]) > MAX_ATTEMPT_MARKERS if att.size else False
     for sel, style in ((ok, _styles()[5]), (~ok, _styles()[6])):
         x, y = att[sel, 1], att[sel, 0].astype(np.int64)
         if ticks:  # every attempt stays, drawn as one SVG path (markers cost one element each)
-            shapes.append(dict(type="path", path=_tick_path(x, y), xref="x2", yref="y2", layer="above",
+            shapes.append(dict(type="path", path=tick_path(x, y, half_height=0.4, decimals=2), xref="x2",
+                               yref="y2", layer="above",
                                line=dict(color=style["marker"]["color"], width=1.5)))
             x, y = [None], [None]  # the trace keeps the legend entry
         data.append(dict(x=x, y=y))
     data[-1]["hovertext"] = [OUTCOMES[int(o)] for o in att[~ok, 2]] if not ticks and att.size else None
-    for trace, name, style, values in zip(fig.data, TRACE_NAMES, _styles(), data, strict=True):
-        trace.update(name=name, **style, **values)
+    for kind in ("waiting", "connected"):
+        x, y, text = _segment_hover(seg[kind], stories)
+        data.append(dict(x=x, y=y, hovertext=text))
+    for trace, values in zip(fig.data, data, strict=True):  # names and styles were set at creation
+        trace.update(**values)
     fig.layout.shapes = shapes
     fig.update_yaxes(range=[result.arrival_s.size - 0.5, -0.5], row=2, col=1)
     fig.update_xaxes(range=[0.0, end * 1.01 + 1e-9])

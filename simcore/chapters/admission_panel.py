@@ -33,6 +33,11 @@ __all__ = ["PanelSetting", "EXPERIMENTS", "run_setting", "make_panel", "BAR_NAME
 
 EXPERIMENTS = (("Exp. 2: mostly small jobs", 2), ("Exp. 1: uniform file sizes", 1))
 SHARING = ("max-min", "equal", "per-socket")
+# The catalog's files are 1, 10, 100 and 1024 KB (FILE_CATALOG_KB), and a file is small if strictly below
+# the threshold: only these four thresholds differ (a slider over 1-200 KB did nothing in most positions).
+SMALL_FILE_OPTIONS = (("1 KB: no file is small", 1.0), ("5 KB: the 1 KB files", 5.0),
+                      ("20 KB: 1 and 10 KB files (thesis)", 20.0),
+                      ("200 KB: 1, 10, 100 KB (exp. 1 only has 100 KB)", 200.0))
 BAR_NAMES = (
     "connected (mean per client)",
     "waiting (mean per client)",
@@ -48,7 +53,7 @@ class PanelSetting:
     bandwidth_fraction in [0.3, 1.5] (x required); experiment 1 or 2; extra_sockets in [0, 12];
     policy (the one drawn in the chronology); clients_pct in [10, 200] (% of the thesis's 200 / 400);
     retry_busy_s in [1, 60]; retry_later_s in [1, 120]; small_file_kb in [1, 200]; ready_list_size in
-    [1, 40] (refill threshold = half of it, rounded up); ticket_ttl_s in [10, 600]; sharing; seed in [0, 99].
+    [1, 40] (refill threshold = half of it, rounded up); ticket_ttl_s in [5, 600]; sharing; seed in [0, 99].
     """
 
     bandwidth_fraction: float = 0.5
@@ -74,7 +79,7 @@ class PanelSetting:
         check_real("retry_later_s", self.retry_later_s, 1.0, 120.0)
         check_real("small_file_kb", self.small_file_kb, 1.0, 200.0)
         check_int("ready_list_size", self.ready_list_size, 1, 40)
-        check_real("ticket_ttl_s", self.ticket_ttl_s, 10.0, 600.0)
+        check_real("ticket_ttl_s", self.ticket_ttl_s, 5.0, 600.0)
         check_choice("sharing", self.sharing, SHARING)
         check_seed(self.seed)
 
@@ -148,8 +153,7 @@ def _thesis_values(s: PanelSetting) -> tuple[list, str]:
 
 
 def _bar_styles() -> list[dict]:
-    """Return each bar-figure trace's style, set at creation and on every redraw (a FigureWidget may not
-    sync properties set before it is displayed, plotly 7)."""
+    """Return each bar-figure trace's style, set when the figure is built."""
     hover = "%{hovertext}<extra></extra>"
     return [
         dict(hovertemplate=hover),
@@ -178,8 +182,8 @@ def _draw_bars(fig, s: PanelSetting, out: dict) -> None:
         dict(x=[x[0], x[-1]], y=[bound, bound], name=f"{BAR_NAMES[2]} ({bound:.0f} s)"),
         dict(x=x, y=thesis, name=thesis_name),
     ]
-    for trace, style, v in zip(fig.data, _bar_styles(), values, strict=True):
-        trace.update(**style, **v)
+    for trace, v in zip(fig.data, values, strict=True):  # styles were set at creation
+        trace.update(**v)
     fig.data[0].update(marker_color=colors)
     top = max([c + w for c, w in zip(connected, waiting, strict=True)] + [v for v in thesis if v is not None])
     fig.update_yaxes(range=[0, 1.08 * top])
@@ -205,13 +209,16 @@ def _status(s: PanelSetting, out: dict) -> str:
         if s.extra_sockets == 0 and s.policy == "Reserve"
         else ""
     )
+    ticket = out["runs"]["Ticket"]
+    expired = (f" Ticket: {ticket.tickets_expired} of {ticket.tickets_issued} tickets expired"
+               + (" (none: a longer time-to-live changes nothing)." if ticket.tickets_expired == 0 else "."))
     return (
         f"{s.n_clients} clients, server {r.capacity_Bps / 1024:.0f} KB/s = {s.bandwidth_fraction:.2f} x "
         f"required. Mean session: control {c.control_mean_session_s:.0f} s; {means}; bound "
         f"{r.lower_bound_mean_session_s:.0f} s.<br><b>{s.policy}</b>{note}: "
         f"{100 * c.time_improvement:+.0f} % "
         f"vs control, net {100 * c.net_faster_fraction:+.0f} % of clients significantly faster, "
-        f"{r.attempts.mean():.1f} attempts per client."
+        f"{r.attempts.mean():.1f} attempts per client.{expired}"
     )
 
 
@@ -229,9 +236,13 @@ def make_panel(setting: PanelSetting | None = None) -> LivePanel:
         "clients_pct": int_slider("clients (% of thesis's)", s.clients_pct, 10, 200, 10),
         "retry_busy_s": float_slider("retry after 'busy' (s)", s.retry_busy_s, 1, 60, 1),
         "retry_later_s": float_slider("retry after 'later' (s)", s.retry_later_s, 1, 120, 1),
-        "small_file_kb": float_slider("small file below (KB)", s.small_file_kb, 1, 200, 1),
+        "small_file_kb": dropdown("small file below", SMALL_FILE_OPTIONS,
+                                  min(SMALL_FILE_OPTIONS, key=lambda o: abs(o[1] - s.small_file_kb))[1]),
         "ready_list_size": int_slider("Ticket ready list", s.ready_list_size, 1, 40),
-        "ticket_ttl_s": float_slider("ticket time-to-live (s)", s.ticket_ttl_s, 10, 600, 10),
+        # a ticket expires only if its owner stays away longer than this (at the defaults: never above
+        # about 40 s; the status line counts expiries), so the track stops at 120 s, the longest 'later'
+        # retry (it ran to 600 s and did nothing in most positions)
+        "ticket_ttl_s": float_slider("ticket time-to-live (s)", min(s.ticket_ttl_s, 120.0), 5, 120, 5),
         "sharing": dropdown("bandwidth sharing", SHARING, s.sharing),
         "seed": int_slider("seed", s.seed, 0, 99),
     }

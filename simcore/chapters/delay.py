@@ -140,8 +140,10 @@ def _status(params: DelayParams, summary: list[dict]) -> str:
 
 
 def _controls(p: DelayParams) -> dict:
-    def slider(name, label, value, fmt=".3g"):  # this chapter's runs take ms: update while dragging
-        return slider_from_range(SLIDER_RANGES, name, label, value, readout_format=fmt, continuous_update=True)
+    # redraw on release, not while dragging: every intermediate value queued a full run and redraw in the
+    # kernel, so the value the student let go of was drawn last, after the backlog (~330 ms in Chromium)
+    def slider(name, label, value, fmt=".3g"):
+        return slider_from_range(SLIDER_RANGES, name, label, value, readout_format=fmt)
 
     return {
         "prop_delay_ms": slider("prop_delay_ms", "d_prop (ms)", p.prop_delay_ms),

@@ -31,7 +31,16 @@ from simcore.packet import (
     simulate,
     window_limited_throughput_bps,
 )
-from simcore.plotting import LivePanel, color_for, downsample_indices, dropdown, float_slider, int_slider, new_figure
+from simcore.plotting import (
+    LivePanel,
+    color_for,
+    downsample_indices,
+    dropdown,
+    float_slider,
+    int_slider,
+    new_figure,
+    tick_path,
+)
 from simcore.rng import check_seed
 from simcore.warm import cold_notice
 
@@ -100,7 +109,7 @@ def run(setting: PrimerSetting, trace: bool = True) -> PacketResult:
     link = LinkParams(rate_bps=setting.rate_mbps * 1e6, delay_s=setting.rtt_ms * 1e-3 / 2,
                       queue_packets=setting.buffer_packets, loss_prob=setting.loss_pct / 100.0)
     db = dumbbell(setting.flows, link)
-    tcp = TcpParams(variant=setting.variant, mss_bytes=MSS_BYTES, rwnd_bytes=setting.rwnd_bytes)
+    tcp = TcpParams.preset("rfc5681", variant=setting.variant, mss_bytes=MSS_BYTES, rwnd_bytes=setting.rwnd_bytes)
     sc = bulk_scenario(db.network, db.pairs, tcp, duration_s=setting.duration_s)
     return simulate(sc, seed=setting.seed, trace=trace)
 
@@ -197,11 +206,17 @@ def _empty_figures(widget: bool) -> tuple[go.Figure, go.Figure, go.Figure]:
     cw.add_scatter(mode="lines", line=dict(color=color_for("closed form"), dash="dashdot", width=1))
     ts = new_figure(widget=widget, title="Time-sequence plot, flow 1", xaxis_title="time (s)",
                     yaxis_title="sequence number (segments)", height=340)
-    ts.add_scatter(mode="markers", marker=dict(color=FLOW_COLORS[0], symbol="line-ew-open", size=6))
+    # sent segments are up to MAX_POINTS points: drawn as dashes in one SVG path (a layout shape, see
+    # _draw; markers cost one SVG element each and were most of the redraw); their trace is an invisible
+    # line that carries the hover, and a point-less trace holds the legend entry. Retransmissions, drops
+    # and losses (the events to find) stay markers; ACKs are a step line.
+    ts.add_scatter(mode="lines", name="sent", line=dict(color="rgba(0,0,0,0)"), showlegend=False,
+                   hovertemplate="segment %{y} sent at %{x:.4f} s<extra></extra>")
     ts.add_scatter(mode="markers", marker=dict(color=color_for("SACK"), symbol="circle-open", size=8))
     ts.add_scatter(mode="markers", marker=dict(color=color_for("drop"), symbol="x", size=9))
     ts.add_scatter(mode="markers", marker=dict(color=color_for("Ticket"), symbol="diamond-open", size=9))
     ts.add_scatter(mode="lines", line=dict(color=color_for("bound"), shape="hv", width=1))
+    ts.add_scatter(x=[None], y=[None], mode="lines", name="sent", line=dict(color=FLOW_COLORS[0], width=1.5))
     qf = new_figure(widget=widget, title="Bottleneck queue", xaxis_title="time (s)",
                     yaxis_title="packets in buffer", height=300)
     qf.add_scatter(mode="lines", line=dict(color=color_for("packet"), width=1))
@@ -246,6 +261,11 @@ def _draw(figs: tuple[go.Figure, go.Figure, go.Figure], setting: PrimerSetting,
         f.update_xaxes(range=[0, T])
         f.layout.shapes = shade
     ts.update_xaxes(range=[lo, hi])
+    sent_x, sent_y = d["sent"]  # a dash 6 px wide on a plot about 1000 px wide, as the old marker
+    ts.layout.shapes = [dict(type="path", xref="x", yref="y", layer="above",
+                             line=dict(color=FLOW_COLORS[0], width=1.5),
+                             path=tick_path(sent_x, sent_y, half_width=3e-3 * (hi - lo), decimals=5))
+                        ] if len(sent_x) else []
     ts.layout.title = f"Time-sequence plot, flow 1, {lo:g} to {hi:g} s (shaded on the other plots)"
     return res
 

@@ -38,7 +38,7 @@ def _bulk(rate_bps: float, rtt_s: float, buffer_packets: int, variant: str, rwnd
     link = LinkParams(rate_bps=rate_bps, delay_s=rtt_s / 2, queue_packets=buffer_packets, loss_prob=loss_prob,
                       drop_sequence=drops)
     db = dumbbell(flows, link)
-    tcp = TcpParams(variant=variant, mss_bytes=MSS_BYTES, rwnd_bytes=rwnd_bytes)
+    tcp = TcpParams.preset("rfc5681", variant=variant, mss_bytes=MSS_BYTES, rwnd_bytes=rwnd_bytes)
     return simulate(bulk_scenario(db.network, db.pairs, tcp, duration_s=duration_s), seed=seed)
 
 

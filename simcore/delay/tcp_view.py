@@ -158,8 +158,9 @@ def from_delay_params(dp: DelayParams, **overrides) -> TcpPageParams:
 
 def _tcp(p: TcpPageParams) -> TcpParams:
     # initial RTO 3 s (RFC 2988's value) so that a long RTT does not fire spurious SYN retransmissions
-    return TcpParams(mss_bytes=p.mss_bytes, rwnd_bytes=p.rwnd_bytes,
-                     initial_window_segments=p.initial_window_segments, initial_rto_s=3.0)
+    # the rfc5681 preset (the textbook's TCP: one ACK per segment, exact timers) with the panel's IW
+    return TcpParams.preset("rfc5681", mss_bytes=p.mss_bytes, rwnd_bytes=p.rwnd_bytes,
+                            initial_window_segments=p.initial_window_segments, initial_rto_s=3.0)
 
 
 def _cross_background(p: TcpPageParams, rng: np.random.Generator) -> FluidBackground | None:

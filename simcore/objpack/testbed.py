@@ -56,8 +56,11 @@ class Plan:
 
 
 def _tcp(p: ObjpackParams, sack: bool = False) -> TcpParams:
-    return TcpParams(variant="sack" if sack else "newreno", mss_bytes=p.mss_bytes, rwnd_bytes=p.rwnd_bytes,
-                     initial_window_segments=p.initial_window_segments, delayed_ack=True)
+    # no era preset is the paper's (unnamed) stack: RFC 5681 NewReno with delayed ACKs (every second
+    # segment or 200 ms; Table 2's packet counts need them) and the parameters' window and IW
+    return TcpParams.preset("rfc5681", variant="sack" if sack else "newreno", mss_bytes=p.mss_bytes,
+                            rwnd_bytes=p.rwnd_bytes, initial_window_segments=p.initial_window_segments,
+                            delayed_ack=True)
 
 
 def _serial_server_delays(cost_s: np.ndarray, request_gap_s: float) -> np.ndarray:

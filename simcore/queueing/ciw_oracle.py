@@ -31,10 +31,11 @@ class CiwRun:
         self.blocked = blocked
 
     def mean_wait_s(self, warmup_customers: int = 0) -> float:
-        """Mean time in queue of served customers after warm-up, seconds."""
-        keep = ~self.blocked
+        """Mean time in queue of served customers after warm-up, seconds; NaN if none was served after
+        warm-up (a heavily overloaded queue serves only the first few arrivals within the horizon)."""
+        keep = ~self.blocked & ~np.isnan(self.wait_s)
         keep[:warmup_customers] = False
-        return float(np.mean(self.wait_s[keep]))
+        return float(np.mean(self.wait_s[keep])) if keep.any() else float("nan")
 
 
 class _ServiceByCustomer(ciw.dists.Distribution):

@@ -155,8 +155,11 @@ def test_chronology_has_one_bar_per_client_and_adds_up():
     )
     r = simulate_admission(p, 4)
     fig = chron.chronology_figure(r)
-    ys = {y for t in fig.data[3:5] for y in t.y if y is not None}
+    ys = {y for t in fig.data[7:9] for y in t.y}  # the segments' hover points
     assert ys == set(range(60))
+    paths = [s.path for s in fig.layout.shapes[:2]]  # the segments: one SVG path per kind, M start H end
+    seg_all = chron.chronology_segments(r)
+    assert [p.count("M") for p in paths] == [len(seg_all["waiting"]), len(seg_all["connected"])]
     seg = chron.chronology_segments(r)
     for kind, expected in (("waiting", r.waiting_s), ("connected", r.connected_s)):
         total = np.zeros(60)
@@ -188,7 +191,7 @@ def test_figures_returns_the_expected_figures():
     }
     assert len(figs["exp2_time_improvement"].data) == 6  # thesis and ours for each of 3 loads
     assert len(figs["exp2_time_improvement"].data[0].x) == 10  # every scenario but the control
-    ys = {y for t in figs["chronology_exp2_heavy_ticket"].data[3:5] for y in t.y if y is not None}
+    ys = {y for t in figs["chronology_exp2_heavy_ticket"].data[7:9] for y in t.y}  # segments' hover points
     assert len(ys) == 400
 
 

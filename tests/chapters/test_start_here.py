@@ -59,3 +59,22 @@ def test_static_figures_have_all_traces():
     assert set(figs) == {"delay_vs_intensity_exponential", "delay_vs_intensity_deterministic"}
     for fig in figs.values():
         assert len(fig.data) == 4 and len(fig.data[1].y) == len(ch.RHO_GRID)
+
+
+def test_the_panels_curve_at_another_link_rate_is_a_fresh_run_of_that_rate():
+    # the panel rescales its cached 10 Mbit/s curve by L/R; a new simulation at 37.5 Mbit/s must agree
+    setting = ch.RouterSetting(service="deterministic", servers=2, n_customers=2000, link_rate_mbps=37.5)
+    fresh, scaled = ch.delay_curve(setting), ch._curve(setting)
+    for key in ("sim_ms", "sim_half_ms", "theory_ms"):
+        np.testing.assert_allclose(scaled[key], fresh[key], rtol=1e-9)
+
+
+def test_a_router_loaded_144_times_over_warns_nothing_and_shows_no_ciw_dot():
+    # 6000 packets/s of 1500 B on 0.5 Mbit/s: ciw serves fewer packets than its warm-up in the horizon
+    import warnings
+
+    setting = ch.RouterSetting(arrival_rate_pps=6000.0, link_rate_mbps=0.5, n_customers=1000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        point = ch.operating_point(setting, ciw_customers=500)
+    assert np.isnan(point["ciw_ms"]) and point["intensity"] == pytest.approx(144.0)
