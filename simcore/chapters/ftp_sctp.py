@@ -204,6 +204,7 @@ def make_panel() -> LivePanel:
     """Return the live panel: one ``mget`` per design shown, its time (bars) and the server's cwnd across
     the files (figure 1); a save-as-capture button for the first design's run."""
     bars = new_figure(widget=True, yaxis_title="mget time (s)", height=320)
+    bars.update_yaxes(rangemode="tozero")
     bars.add_bar(x=[], y=[], name="one session (this run's seed)", showlegend=False)
     cwnd = cwnd_figure(widget=True)
     last: dict = {}
