@@ -27,7 +27,7 @@ from simcore.ftp.session import SERVER
 from simcore.plotting import new_figure
 
 __all__ = ["CURVE_COLORS", "loss_label", "sweep_figure", "server_cwnd", "cwnd_figure", "draw_cwnd",
-           "space_time_figure", "reply_latencies", "hol_figure", "competition_figure"]
+           "space_time_figure", "reply_latencies", "first_blocked_reply", "hol_figure", "competition_figure"]
 
 CURVE_COLORS = {"ftp_tcp": "#0072B2", "ftp_sack": "#56B4E9", "A_single_tcp": "#E69F00",
                 "B_persistent_data": "#CC79A7", "C_persistent_pipelined": "#D55E00", "parallel4_tcp": "#000000",
@@ -135,7 +135,7 @@ def space_time_figure(curve: str, params: FtpParams | None = None, seed: int = 0
             j = end.get(int(pt.uid[i]))
             t1 = pt.time_s[j] if j is not None else pt.time_s[i]
             if j is None or pt.kind[j] != 1:
-                dx.append((x0 + 0.5) / 2 + 0.25 * (x0 == 0))
+                dx.append(0.5)  # lost at the router (Dummynet: on arrival), drawn halfway
                 dy.append(t1 - t0 - 0.02)
                 xs += [x0, 0.5, None]
                 ys += [pt.time_s[i] - t0 - 0.02, t1 - t0 - 0.02, None]
@@ -184,6 +184,21 @@ def reply_latencies(curve: str, loss: float, seeds=range(10), n_files: int = 10,
             if pl.kind[k] == "reply" and pl.file[k] >= 1:
                 out.append(res.message_done_s[k] - res.message_write_s[k])
     return np.array(out)
+
+
+def first_blocked_reply(loss: float = 0.03, seed: int = 4, file_size_bytes: int = 10 * 1024) -> dict:
+    """Return the first message whose arrival differs between design A (one TCP byte stream) and the same
+    session with per-stream delivery (same seed): up to it both runs are identical packet for packet, so
+    the difference is head-of-line blocking alone. Times in s from the first packet after mget."""
+    ta, ra, pa = run_traced(curve_params("A_single_tcp", loss, file_size_bytes), seed)
+    ts, rs, _ = run_traced(curve_params("pattern3_tcp_streams", loss, file_size_bytes), seed)
+    for k in np.argsort(ra.message_write_s, kind="stable"):
+        if not np.isclose(ra.message_done_s[k], rs.message_done_s[k], rtol=0, atol=1e-9):
+            return {"label": pa.label[k], "file": int(pa.file[k]),
+                    "written_s": float(ra.message_write_s[k] - ta.start_s),
+                    "read_one_stream_s": float(ra.message_done_s[k] - ta.start_s),
+                    "read_per_stream_s": float(rs.message_done_s[k] - ts.start_s)}
+    raise ValueError(f"no message was held back in this session (loss={loss}, seed={seed}): try another seed")
 
 
 def hol_figure(loss: float = 0.03, seeds=range(10)) -> go.Figure:

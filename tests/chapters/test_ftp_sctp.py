@@ -101,3 +101,10 @@ def test_static_figures_are_registered():
 
 def test_warm_runs():
     ch.warm()
+
+
+def test_head_of_line_blocking_alone_delays_a_reply_on_one_byte_stream():
+    b = figs.first_blocked_reply(loss=0.03, seed=4)
+    # the two runs are identical up to this message; on one byte stream it can only be read later
+    assert b["read_one_stream_s"] > b["read_per_stream_s"] >= b["written_s"] + 0.035  # one-way delay at least
+    assert b["label"] in ("150", "213", "226")  # a control reply, held behind file data
