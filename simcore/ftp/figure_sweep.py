@@ -111,8 +111,9 @@ def write_sweep(path: str | Path = SWEEP_CSV, max_runs: int = 30, **kw) -> Path:
         w = csv.DictWriter(f, FIELDS, extrasaction="ignore", lineterminator="\n")
         w.writeheader()
         for r in rows:
+            note = f"; {CURVE_LABELS[r['curve']]}" if r["curve"] in STAND_INS else ""
             w.writerow({**{k: (round(v, 4) if isinstance(v, float) and math.isfinite(v) else v)
-                           for k, v in r.items()}, "source": source})
+                           for k, v in r.items()}, "source": source + note})
     tmp.replace(path)  # nothing half-written
     print(f"{len(rows)} points in {wall:.1f} s -> {path}", file=sys.stderr)
     return path

@@ -20,6 +20,7 @@ def test_the_stored_sweep_has_every_point_with_its_source():
     assert {(r["curve"], r["file_size_bytes"], r["loss"]) for r in recs} == {
         (c, s, lo) for c in CURVES for s in SIZES for lo in LOSSES}
     assert all("simulation (not the paper's)" in r["source"] for r in recs)
+    assert all(("not SCTP" in r["source"]) == (r["curve"] in STAND_INS) for r in recs)
 
 
 def test_every_stored_point_met_the_rule_or_hit_the_cap_or_did_not_finish():
