@@ -28,6 +28,7 @@ CHAPTER_MODULES: dict[str, str] = {
     "tcp_primer": "simcore.chapters.tcp_primer",
     "admission": "simcore.chapters.admission",
     "delay": "simcore.chapters.delay",
+    "ftp_sctp": "simcore.chapters.ftp_sctp",
     "packaging": "simcore.chapters.objpack",
 }
 

@@ -22,6 +22,7 @@ WARMERS: list[str] = [
     "simcore.chapters.tcp_primer:warm",
     "simcore.chapters.delay_tcp:warm",
     "simcore.chapters.objpack:warm",
+    "simcore.chapters.ftp_sctp:warm",
     "simcore.livefigure:warm",  # not numba: the gzipped plotly.js the live figures send once per page
 ]
 

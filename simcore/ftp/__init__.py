@@ -15,7 +15,7 @@ paper's loss ratios mean. SCTP (paper designs 2-4) is refused until simcore.pack
 
 from .params import DESIGNS, MODES, PAPER_DESIGNS, TCP_ASSUMED, TRANSPORTS, FtpParams, paper_design
 from .sampling import Sample, sequential_sample
-from .transfer import Transfer, run_transfer, sample_point, transfer
+from .transfer import Transfer, run_traced, run_transfer, sample_point, transfer
 
 __all__ = ["DESIGNS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "TRANSPORTS", "FtpParams", "Sample", "Transfer",
-           "paper_design", "run_transfer", "sample_point", "sequential_sample", "transfer"]
+           "paper_design", "run_traced", "run_transfer", "sample_point", "sequential_sample", "transfer"]

@@ -17,7 +17,10 @@ own stream, in the order packets reach it), so fixing the earliest departure kee
 If what it waits for then happens at another time, the next pass catches it; when the event comes
 before the new start it no longer depends on it, so the next pass settles. A message whose event never
 happens is pushed past the end (it is never written).
-A lossless run usually needs one pass: callers give ``delay_after_s`` the loss-free waiting time.
+A lossless run usually needs one pass: callers give ``delay_after_s`` the loss-free waiting time. A
+message written at the very instant a 'done' event it waits for happens (e.g. the next command, when the
+file's last byte and its 226 arrive in one segment) is consistent as it is: the host reads both at that
+instant, and moving it a nanosecond would cost a pass and change nothing.
 """
 
 from __future__ import annotations
@@ -78,15 +81,18 @@ def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes:
             return res, sc, n
         need = _event_times(res, waits)
         desired = {j: base[j] for j in waited}
+        floor = dict(desired)  # the earliest write that is consistent: a 'done' event may coincide with it
         for w, t in zip(waits, need, strict=True):
-            desired[w.msg] = max(desired[w.msg], never if np.isnan(t) else float(t) + EPS_S)
+            t = never if np.isnan(t) else float(t)
+            desired[w.msg] = max(desired[w.msg], t + EPS_S)
+            floor[w.msg] = max(floor[w.msg], t + (EPS_S if w.kind == "established" else 0.0))
         fixes: list[tuple[float, int]] = []
         for j in waited:
             wr = res.message_write_s[j]
             if np.isnan(wr):
                 continue
             d = desired[j]
-            if wr < d - EPS_S / 2:  # written before (or at the instant of) what it waits for
+            if wr < floor[j] - EPS_S / 2:  # written before what it waits for (or, for a connect(), at its instant)
                 fixes.append((wr, j))
             elif wr > d + EPS_S / 2 and msgs[j].start_time_s > base[j] and wr == msgs[j].start_time_s:
                 fixes.append((d, j))  # held back by a start time set on an earlier pass, longer than needed now

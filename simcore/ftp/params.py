@@ -28,22 +28,19 @@ from dataclasses import dataclass, field
 from simcore._validate import check_choice, check_int, check_real
 from simcore.packet import TcpParams
 
-__all__ = ["DESIGNS", "TRANSPORTS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "FtpParams", "paper_design"]
+__all__ = ["DESIGNS", "TRANSPORTS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "LOSS_WHERE", "FtpParams", "paper_design"]
 
 DESIGNS = ("ftp", "persistent_data", "persistent_data_pipelined", "single", "single_pipelined", "parallel")
 TRANSPORTS = ("tcp", "tcp_streams", "sctp")
 MODES = ("active", "passive")
 PAPER_DESIGNS = {1: ("ftp", "tcp"), 2: ("ftp", "sctp"), 3: ("single", "sctp"), 4: ("single_pipelined", "sctp")}
 
-# Interim stand-in for the engine issue's TcpParams.preset("freebsd46") (issue 8). Values are FreeBSD 4.6
-# defaults where the current TcpParams can express them: NewReno (net.inet.tcp.newreno=1), initial window
-# 1 segment (net.inet.tcp.slowstart_flightsize=1), delayed ACKs with a 100 ms timer (delacktime = hz/10),
-# initial RTO 3 s and floor 1 s (TCPTV_RTOBASE, TCPTV_MIN), MSS 1460 (Ethernet MTU). The 32 KB send
-# buffer (net.inet.tcp.sendspace) caps the data in flight below the 64 KB receive window; the model has no
-# send buffer, so the window is set to 32768 bytes instead. Assumptions, to be replaced by the preset.
-TCP_ASSUMED = TcpParams(variant="newreno", mss_bytes=1460, rwnd_bytes=32768, initial_window_segments=1,
-                        min_rto_s=1.0, max_rto_s=64.0, initial_rto_s=3.0, delayed_ack=True,
-                        delayed_ack_timeout_s=0.1, restart_after_idle=True)
+# FreeBSD 4.6 TCP (docs/tcp_presets.md): NewReno, initial window 1 segment, delayed ACKs 100 ms, 10 ms
+# timer ticks, RTO 3 s initial / 1 s floor / 64 s cap, RFC 1323 timestamps. One override, an assumption:
+# the 32 KB send buffer (net.inet.tcp.sendspace) caps the data in flight below the 64 KB receive window,
+# and the model has no send buffer, so the window is set to 32768 bytes instead.
+TCP_ASSUMED = TcpParams.preset("freebsd46", rwnd_bytes=32768)
+LOSS_WHERE = ("arrival", "after_transmission")
 
 
 def paper_design(n: int) -> dict:
@@ -66,7 +63,8 @@ class FtpParams:
     one session (a session not done by then is reported incomplete). ``header_bytes``: IP + TCP header
     per packet (40 = no options). ``ci_half_width_s``, ``min_runs``, ``max_runs``: the paper's sample-size
     rule for a point (``simcore.ftp.sample_point``): runs until the 90% interval's half-width is at most
-    0.5 s, capped.
+    0.5 s, capped. ``loss_where``: 'arrival' (default) loses a packet as it reaches the router, before
+    its queue, as Dummynet's ``plr`` does; 'after_transmission' loses it on the wire after the queue.
     """
 
     n_files: int = 10
@@ -87,6 +85,7 @@ class FtpParams:
     ci_half_width_s: float = 0.5
     min_runs: int = 3
     max_runs: int = 30
+    loss_where: str = "arrival"
 
     def __post_init__(self):
         check_int("n_files", self.n_files, 1, 999)
@@ -108,6 +107,7 @@ class FtpParams:
         check_real("ci_half_width_s", self.ci_half_width_s, 0.0, lo_open=True)
         check_int("min_runs", self.min_runs, 2, 10**4)
         check_int("max_runs", self.max_runs, self.min_runs, 10**4)
+        check_choice("loss_where", self.loss_where, LOSS_WHERE)
         if self.transport == "sctp":
             raise ValueError(f"transport='sctp' is not allowed yet: SCTP is not available in simcore.packet "
                              f"(issue 10), so design={self.design!r} cannot run over SCTP; use transport='tcp'"

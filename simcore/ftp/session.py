@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simcore.packet import Connection, LinkParams, Message, Scenario, chain
+from simcore.packet.params import TIMESTAMP_OPTION_BYTES
 
 from . import commands as C
 from ._waits import EPS_S, Wait
@@ -90,14 +91,15 @@ class Plan:
         """Return the packet scenario: the two hosts joined by the testbed's bottleneck both ways."""
         p = self.params
         link = LinkParams(rate_bps=p.rate_bps, delay_s=p.one_way_delay_s, queue_packets=p.queue_packets,
-                          loss_prob=p.loss)
+                          loss_prob=p.loss, loss_where=p.loss_where)
         return Scenario(chain(1, link), tuple(self.conns), tuple(self.msgs), duration_s=p.max_time_s,
                         tcpip_header_bytes=p.header_bytes)
 
 
 def _hdr_s(p: FtpParams) -> float:
     """Return the one-way time of a header-only packet on an idle path (SYN, pure ACK), seconds."""
-    return p.header_bytes * 8.0 / p.rate_bps + p.one_way_delay_s
+    options = TIMESTAMP_OPTION_BYTES if p.tcp.timestamps else 0  # every segment carries it (RFC 7323)
+    return (p.header_bytes + options) * 8.0 / p.rate_bps + p.one_way_delay_s
 
 
 def _login(pl: Plan, ctl: int) -> int:
@@ -170,7 +172,7 @@ def _client_done(pl: Plan, k: int, new_conn: bool) -> tuple[int, tuple]:
     data connection is new and slow-starts; otherwise the 226, which queues behind the data."""
     p = pl.params
     size = p.file_size_bytes if k else len(C.listing_bytes(p.n_files))
-    one_flight = size <= p.tcp.initial_window_segments * p.tcp.mss_bytes
+    one_flight = size <= p.tcp.initial_window_segments * p.tcp.segment_bytes
     if size <= p.sndbuf_bytes and (one_flight or not new_conn):
         return pl.reply_226[k], (("done", pl.last_data[k]),)
     return pl.last_data[k], (("done", pl.reply_226[k]),)

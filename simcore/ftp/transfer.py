@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from simcore.packet import PacketResult, simulate
 from simcore.rng import SeedLike
 
 from ._waits import simulate_with_waits
@@ -20,7 +21,7 @@ from .params import FtpParams
 from .sampling import Sample, sequential_sample
 from .session import SERVER, Plan, build_plan
 
-__all__ = ["Transfer", "run_transfer", "transfer", "sample_point"]
+__all__ = ["Transfer", "run_transfer", "run_traced", "transfer", "sample_point"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,17 @@ def _plan(params: FtpParams) -> tuple[Plan, object, tuple]:
     so a sweep over seeds builds them once (building costs more than simulating a small session)."""
     pl = build_plan(params)
     return pl, pl.scenario(), tuple(pl.waits)
+
+
+def run_traced(params: FtpParams, seed: SeedLike = 0) -> tuple[Transfer, PacketResult, Plan]:
+    """Return (``Transfer``, the traced ``PacketResult``, the ``Plan``) of one session: the same run as
+    ``run_transfer`` (the settled scenario simulated once more with traces on), for diagrams and captures."""
+    if not isinstance(params, FtpParams):
+        raise ValueError(f"params={params!r} is not allowed: must be an FtpParams")
+    pl, sc, waits = _plan(params)
+    res, settled, passes = simulate_with_waits(sc, waits, seed)
+    traced = simulate(settled, seed=seed, trace=True)
+    return _record(params, pl, traced, passes), traced, pl
 
 
 def transfer(seed: int = 0, **params) -> Transfer:

@@ -1,0 +1,110 @@
+"""Chapter 3's wiring: the panel survives every slider's ends, the diagrams show the RFC 959 exchange
+counted by hand, figure 1 restarts slow start per data connection, and the loss-reading argument holds
+on the stored sweep."""
+
+import functools
+import math
+
+import numpy as np
+import pytest
+from scapy.utils import PcapNgReader
+
+from simcore.chapters import ftp_sctp as ch
+from simcore.chapters import ftp_sctp_figures as figs
+from simcore.ftp import run_traced
+from simcore.ftp.figure_sweep import curve_params
+
+
+@functools.cache
+def _panel():
+    return ch.make_panel()
+
+
+def test_panel_draws_and_reports_each_design_shown():
+    p = _panel()
+    assert p.last_error is None
+    shown = ch.DESIGN_GROUPS[p.values()["designs"]]
+    assert len(p.figures[0].data[0].x) == len(shown)
+    assert "11 server TIME-WAIT" in p.message  # design 1: the listing + 10 files, each closed by ftpd
+
+
+@pytest.mark.parametrize("name", ["loss_pct", "n_files", "rtt_ms", "rate_mbps", "run"])
+def test_every_slider_end_runs_without_error(name):
+    p = _panel()
+    lo, hi, _ = ch.SLIDER_RANGES[name]
+    for v in (lo, hi, p.controls[name].value):
+        p.set(**{name: v})
+        assert p.last_error is None, (name, v, p.last_error)
+
+
+def test_every_design_group_runs_and_stand_ins_are_labelled():
+    p = _panel()
+    for g in ch.DESIGN_GROUPS:
+        p.set(designs=g)
+        assert p.last_error is None
+        if "not SCTP" in g:
+            assert "NOT SCTP" in p.message
+    p.set(designs="1 vs the TCP alternatives A, B, C")
+
+
+def test_panel_params_map_the_sliders_to_the_testbed():
+    v = {"loss_pct": 0.3, "n_files": 4, "rtt_ms": 70, "rate_mbps": 1.0, "run": 0, "file_kb": 10,
+         "designs": "all TCP designs"}
+    prm = ch.panel_params(v, "ftp_tcp")
+    assert prm.loss == pytest.approx(0.003) and prm.one_way_delay_s == pytest.approx(0.035)
+    assert prm.file_size_bytes == 10240 and prm.rate_bps == 1e6 and prm.n_files == 4
+
+
+def test_space_time_diagram_shows_the_hand_counted_commands():
+    def labels(curve):
+        fig = figs.space_time_figure(curve)  # 2 files of 10 KB, no loss
+        texts = next(t for t in fig.data if t.mode == "text").text  # labels written together are joined
+        return [part for t in texts for part in t.split(", ")]
+
+    one = labels("ftp_tcp")
+    # design 1: a PORT for the listing and for each of the 2 files, SIZE and RETR per file, a 226 each
+    assert one.count("PORT") == 3 and one.count("RETR file01") == 1 and one.count("226") == 3
+    c = labels("C_persistent_pipelined")
+    assert c.count("PORT") == 1 and c.count("SIZE file02") == 1  # one data connection, then pipelined
+
+
+def test_figure_1_design_1_restarts_at_one_segment_per_data_connection():
+    t, res, pl = run_traced(curve_params("ftp_tcp", 0.0, 100 * 1024), 0)
+    x, y = figs.server_cwnd(res, pl, t.start_s)
+    pieces = [s for s in np.split(y, np.flatnonzero(np.isnan(y))) if s[~np.isnan(s)].size]
+    assert len(pieces) == 11  # the listing and 10 files, each on its own connection
+    assert all(s[~np.isnan(s)][0] == 1.0 for s in pieces)  # FreeBSD 4.6: initial window 1 segment
+
+
+def test_the_loss_reading_argument_holds_on_the_stored_sweep():
+    rows = ch.reading_rows()
+    pct = [r["runs_needed"] for r in rows if r["reading"] == "percent"]
+    frac = [r["runs_needed"] for r in rows if r["reading"] == "fraction" and r["loss"] > 0]
+    assert max(pct) <= 30  # the paper's rule is satisfiable at 0.1% and 0.3%
+    assert all(math.isnan(n) or n > 1000 for n in frac)  # ... and not at 10% or 30%
+
+
+def test_capture_button_saves_the_first_design_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    p = ch.make_panel()
+    path = p.capture.save()
+    assert p.capture.last_error is None and path.suffix == ".pcapng" and path.name.startswith("ftp_ftp_tcp")
+    frames = list(PcapNgReader(str(path)))
+    assert len(frames) > 100  # the whole session as the client's interface saw it
+
+
+def test_static_figures_are_registered():
+    from simcore.figures import CHAPTER_MODULES
+
+    assert CHAPTER_MODULES["ftp_sctp"] == "simcore.chapters.ftp_sctp"
+
+
+def test_warm_runs():
+    ch.warm()
+
+
+def test_head_of_line_blocking_alone_delays_a_reply_on_one_byte_stream():
+    b = figs.first_blocked_reply(loss=0.03, seed=4)
+    # the two runs are identical up to this message; on one byte stream it can only be read later
+    assert b["read_one_stream_s"] > b["read_per_stream_s"] >= b["written_s"] + 0.035  # one-way delay at least
+    assert b["label"] in ("150", "213", "226")  # a control reply, held behind file data
