@@ -129,14 +129,14 @@ def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload 
     srv_conn = np.empty(n, np.int64)
     open_msg = np.full(n, -1, np.int64)
     if p.architecture == "us_proxy":
-        tcp = era_tcp(p.proxy_mss_bytes, p.proxy_window_bytes)
+        tcp = era_tcp(p.proxy_mss_bytes, p.proxy_window_bytes, p.tcp_preset)
         conns += [Connection(NZ, US, tcp) for _ in range(p.n_proxy_connections)]
         pools = (ConnectionPool(tuple(range(p.n_proxy_connections)), "fewest_outstanding"),)
     for i in range(n):
         t = float(w.time_s[i])
         node = 2 + int(slot[i])
         mss = int(w.server_mss_bytes[i])
-        tcp = era_tcp(mss, max(mss, min(int(w.server_window_bytes[i]), p.proxy_window_bytes)))
+        tcp = era_tcp(mss, max(mss, min(int(w.server_window_bytes[i]), p.proxy_window_bytes)), p.tcp_preset)
         req, size = int(w.request_bytes[i]), int(w.reply_bytes[i])
         c, m = len(conns), len(msgs)
         srv_conn[i] = c
