@@ -68,7 +68,7 @@ def run_figure5_sweep(n_traces_values=(5, 20, 60), curves=CURVES, duration_s: fl
 
     ``executor``: None runs on 2 local processes; a Dask ``client.get_executor(pure=False)`` also works."""
     grid = figure5_grid(n_traces_values, curves, duration_s, measure_buffers)
-    return run_sweep(figure5_record, grid, list(seeds), executor=executor, progress=progress)
+    return run_sweep(figure5_record, grid, list(seeds), executor=executor, progress=progress, chunksize=1)
 
 
 def figure5_curves(sweep: SweepResult) -> dict[str, dict[str, np.ndarray]]:

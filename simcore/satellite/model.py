@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.packet import Connection, ConnectionPool, LinkParams, Message, Scenario, simulate
+from simcore.packet import Connection, ConnectionPool, FluidBackground, LinkParams, Message, Scenario, simulate
 from simcore.rng import SeedLike, make_generator
 
 from .network import NZ, SAT_NZ_US, SAT_US_NZ, US, star_network
@@ -101,11 +101,15 @@ def _assign_slots(p: SatelliteParams, w: Workload) -> tuple[np.ndarray, list[Lin
     return out, slots
 
 
-def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload | None = None
+def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload | None = None, *,
+                    sample_mask: np.ndarray | None = None,
+                    backgrounds: tuple[FluidBackground | None, FluidBackground | None] = (None, None),
                     ) -> tuple[Scenario, Plan]:
     """Return the scenario of one run and its ``Plan``.
 
-    ``requests``: use exactly these requests (no sample pages) instead of the seeded merged workload.
+    ``requests``: use exactly these requests instead of the seeded merged workload (with the sample pages);
+    ``sample_mask`` marks which of them are sample pages (default: none). ``backgrounds``: fluid traffic
+    on the NZ -> US and US -> NZ satellite links (the hybrid fast mode, ``simcore.satellite.hybrid``).
     """
     if not isinstance(params, SatelliteParams):
         raise ValueError(f"params={params!r} is not allowed: must be a SatelliteParams")
@@ -113,13 +117,17 @@ def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload 
     if requests is None:
         w, is_sample = _requests(p, make_generator(seed))
     elif isinstance(requests, Workload):
-        w, is_sample = requests, np.zeros(len(requests), bool)
+        w = requests
+        is_sample = np.zeros(len(w), bool) if sample_mask is None else np.asarray(sample_mask, bool)
+        if is_sample.shape != (len(w),):
+            raise ValueError(f"sample_mask has shape {is_sample.shape}: must be ({len(w)},), one per request")
     else:
         raise ValueError(f"requests={requests!r} is not allowed: must be a Workload or None")
     slot, slot_links = _assign_slots(p, w)
-    sat = LinkParams(rate_bps=p.satellite_rate_bps, delay_s=p.satellite_delay_s,
-                     queue_packets=p.router_queue_packets, queue_bytes=p.router_buffer_bytes)
-    net = star_network(sat, sat, slot_links)
+    sat = [LinkParams(rate_bps=p.satellite_rate_bps, delay_s=p.satellite_delay_s,
+                      queue_packets=p.router_queue_packets, queue_bytes=p.router_buffer_bytes, background=bg)
+           for bg in backgrounds]
+    net = star_network(sat[0], sat[1], slot_links)
     n = len(w)
     conns: list[Connection] = []
     msgs: list[Message] = []
