@@ -6,6 +6,9 @@ Each configuration runs in a fresh process (so peak RSS is its own) after numba'
 prints: requests and connections; scenario build (our Python), engine build (``simulate._build``: routes,
 arrays), kernel time, events/s (kernel), peak RSS; and the paper's-scale extrapolation at the end.
 Target (issue 12): the highest load of the figure-5 sweep, 10 simulated minutes, in under 5 s.
+
+--panel: the chapter's live panel, median Python time of a slider move (target < 300 ms) answered from the
+stored sweep and from the hybrid fast mode, and the hybrid's speed-up over the full run at the same setting.
 """
 
 from __future__ import annotations
@@ -95,8 +98,41 @@ def main(quick: bool, duration_s: float) -> None:
           f"{big['kernel_s'] / big['requests'] * paper:.0f} s at today's events/s")
 
 
+def panel() -> None:
+    """Print the live panel's slider-move times (median of 3) per kind of answer, and hybrid vs full."""
+    import statistics
+
+    from simcore.chapters import satellite_panel as live
+    from simcore.satellite import simulate_satellite
+    from simcore.satellite.hybrid import simulate_hybrid
+
+    pan = live.make_panel()
+    moves = [("stored sweep", dict(load_mbps=v)) for v in (5.0, 15.0, 30.0)]
+    moves += [("hybrid, base", dict(architecture="base", delay_ms=d)) for d in (300.0, 200.0, 100.0)]
+    moves += [("hybrid, proxy 100", dict(architecture="us_proxy", n_conn=100, delay_ms=d, load_mbps=20.0))
+              for d in (300.0, 200.0, 100.0)]
+    moves += [("hybrid, proxy 10", dict(architecture="us_proxy", n_conn=10, delay_ms=d, load_mbps=5.0))
+              for d in (300.0, 200.0, 100.0)]
+    times: dict[str, list[float]] = {}
+    for kind, values in moves:
+        pan.set(**values)
+        times.setdefault(kind, []).append(pan.last_run_ms)
+    print("== live panel: Python time of one slider move (ms), median of 3; target < 300 ms ==")
+    for kind, t in times.items():
+        print(f"{kind:>20}: {statistics.median(t):7.0f} ms")
+    p = live.panel_params(dict(pan.values(), load_mbps=20.0, architecture="base", delay_ms=300.0))
+    t0 = time.perf_counter()
+    simulate_satellite(p, 1)
+    full = time.perf_counter() - t0
+    h = simulate_hybrid(p, 1)
+    print(f"hybrid vs full at 20 Mbit/s, base, {p.duration_s:g} s simulated: full {full:.2f} s, hybrid "
+          f"{h.elapsed_s:.2f} s, speed-up x{full / h.elapsed_s:.0f}")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--one":
+    if len(sys.argv) > 1 and sys.argv[1] == "--panel":
+        panel()
+    elif len(sys.argv) > 1 and sys.argv[1] == "--one":
         a = sys.argv[2:]
         print(json.dumps(one(a[0], int(a[1]), int(a[2]), float(a[3]), bool(int(a[4])))))
     else:

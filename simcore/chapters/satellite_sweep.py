@@ -1,7 +1,7 @@
 """Chapter 2's stored sweep: the figure-5/6/7 runs precomputed once and kept in ``data/satellite_sweep.csv``
 so the chapter, its live panel and nbval read numbers instead of simulating.
 
-``python -m simcore.chapters.satellite_sweep`` (or ``python -m simcore figures satellite`` when the CSV is
+``python -m simcore.chapters.satellite_sweep [figure4]`` (or ``python -m simcore figures satellite`` when the CSV is
 missing) runs every curve of the paper (base; US proxy with 1, 10, 50, 100, 150, 200 inter-proxy
 connections) at ``SWEEP_LOADS`` day-traces, ``SWEEP_DURATION_S`` simulated seconds each, seed
 ``SWEEP_SEED``, through ``simcore.sweep.run_sweep`` (2 local processes, or a Dask executor), and writes one
@@ -19,7 +19,8 @@ from pathlib import Path
 
 from simcore.chapters.satellite import CURVES, DATA_DIR, curve_label, run_figure5_sweep
 
-__all__ = ["SWEEP_LOADS", "SWEEP_DURATION_S", "SWEEP_SEED", "SWEEP_PATH", "SWEEP_COLUMNS", "write_sweep",
+__all__ = ["FIGURE4_LOADS", "FIGURE4_PATH", "write_figure4", "load_figure4",
+           "SWEEP_LOADS", "SWEEP_DURATION_S", "SWEEP_SEED", "SWEEP_PATH", "SWEEP_COLUMNS", "write_sweep",
            "load_sweep", "sweep_source"]
 
 # 15 loads from ~0.6 to ~40 Mbit/s presented (one day-trace ~62 kbit/s; the E3 saturates near 550)
@@ -33,6 +34,21 @@ SWEEP_COLUMNS = ("curve", "architecture", "n_proxy_connections", "n_traces", "du
                  "buffer_mean_bytes_us_end", "buffer_peak_bytes_us_end", "buffer_mean_bytes_nz_end",
                  "buffer_peak_bytes_nz_end", "us_connections_mean", "us_connections_peak", "drops_us_end",
                  "drops_nz_end", "retransmits", "timeouts", "slot_overlaps", "events", "simulate_s", "source")
+
+
+FIGURE4_LOADS = (1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 30)  # one connection: ~62 kbit/s per day-trace
+FIGURE4_PATH = DATA_DIR / "satellite_figure4.csv"
+
+
+def write_figure4(path: str | Path = FIGURE4_PATH, loads=FIGURE4_LOADS, duration_s: float = SWEEP_DURATION_S,
+                  seed: int = SWEEP_SEED, executor: Executor | None = None, progress: bool = True) -> Path:
+    """Run figure 4 (the US proxy with ONE inter-proxy connection at light loads) and write it as CSV."""
+    return write_sweep(path, loads, (("us_proxy", 1),), duration_s, seed, executor, progress)
+
+
+def load_figure4(path: str | Path = FIGURE4_PATH) -> list[dict]:
+    """Return the stored figure-4 rows (as ``load_sweep``)."""
+    return load_sweep(path)
 
 
 def sweep_source(duration_s: float = SWEEP_DURATION_S, seed: int = SWEEP_SEED) -> str:
@@ -85,5 +101,5 @@ def load_sweep(path: str | Path = SWEEP_PATH) -> list[dict]:
 
 if __name__ == "__main__":
     t0 = time.perf_counter()
-    p = write_sweep()
+    p = write_figure4() if sys.argv[1:] == ["figure4"] else write_sweep()
     print(f"wrote {p} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
