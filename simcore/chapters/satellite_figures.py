@@ -84,6 +84,7 @@ def figure5a(data: dict | None = None) -> go.Figure:
                      xaxis_title="presented NZ-bound load (Mbit/s)", yaxis_title="carried NZ-bound load (Mbit/s)",
                      height=460)
     _lines(fig, data, "carried_nz_bound_bps", 1e-6)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.15, x=0), margin=dict(b=110))
     xmax = max(float(c["presented_load_bps"].max()) for c in data.values()) / 1e6
     fig.add_trace(go.Scatter(x=[0, E3_BPS / 1e6 / PAPER_SLOPE], y=[0, E3_BPS / 1e6], mode="lines",
                              name="paper's slope 1.09", line=dict(dash="dash", color=PAPER_COLOR)))
@@ -99,6 +100,7 @@ def figure5b(data: dict | None = None) -> go.Figure:
                      xaxis_title="presented NZ-bound load (Mbit/s)",
                      yaxis_title="mean sample-page latency (s)", height=460)
     _lines(fig, data, "sample_latency_mean_s")
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.15, x=0), margin=dict(b=110))
     fig.update_yaxes(type="log")
     return fig
 

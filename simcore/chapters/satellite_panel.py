@@ -97,6 +97,8 @@ def _figures(data: dict) -> tuple[go.Figure, go.Figure]:
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="run in full",
                                  marker=dict(size=14, symbol="x", color="#d62728")))
     fb.update_yaxes(type="log")
+    for fig in (fa, fb):
+        fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.2, x=0), margin=dict(b=120), height=440)
     return fa, fb
 
 
@@ -106,8 +108,8 @@ def make_panel(data: dict | None = None) -> LivePanel:
     n_curves = len(data)
     controls = {
         "load_mbps": float_slider("presented load (Mbit/s)", 10.0, 0.7, 40.0, 0.1, readout_format=".1f"),
-        "architecture": dropdown("architecture", ARCH_OPTIONS, "us_proxy"),
         "n_conn": dropdown("inter-proxy connections", CONNECTIONS, 100),
+        "architecture": dropdown("architecture", ARCH_OPTIONS, "us_proxy"),
         "window": dropdown("proxy window (bytes)", WINDOWS, 32767),
         "delay_ms": float_slider("satellite delay (ms, one way)", 320.0, 20.0, 320.0, 10.0, readout_format=".0f"),
         "buffer_kb": int_slider("router buffer (KB)", 512, 64, 2048, 64),
