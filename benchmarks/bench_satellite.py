@@ -6,6 +6,9 @@ Each configuration runs in a fresh process (so peak RSS is its own) after numba'
 prints: requests and connections; scenario build (our Python), engine build (``simulate._build``: routes,
 arrays), kernel time, events/s (kernel), peak RSS; and the paper's-scale extrapolation at the end.
 Target (issue 12): the highest load of the figure-5 sweep, 10 simulated minutes, in under 5 s.
+
+--panel: the chapter's live panel, median Python time of a slider move (target < 300 ms) answered from the
+stored sweep and from the hybrid fast mode, and the hybrid's speed-up over the full run at the same setting.
 """
 
 from __future__ import annotations
@@ -19,48 +22,22 @@ import time
 
 
 def one(arch: str, n_traces: int, n_conn: int, duration_s: float, buffers: bool) -> dict:
-    """Run one configuration in this process and return its figures."""
-    import numpy as np
+    """Run one configuration in this process through the public API and return its figures.
 
-    from simcore.packet import _layout as L
-    from simcore.packet._kernel import run
-    from simcore.packet.simulate import _build
-    from simcore.satellite import SatelliteParams, build_satellite, simulate_satellite
+    (It used to replay ``simulate``'s overflow-and-rerun loop on the kernel's internals; that copy missed
+    the ring and row overflows and looped forever at high load, and the kernel is being refactored.)"""
+    from simcore.satellite import SatelliteParams, simulate_satellite
 
     simulate_satellite(SatelliteParams(n_traces=1, duration_s=5.0, measure_buffers=buffers), 0)  # load the cache
     p = SatelliteParams(architecture=arch, n_traces=n_traces, n_proxy_connections=n_conn, duration_s=duration_s,
                         measure_buffers=buffers)
     t0 = time.perf_counter()
-    sc, plan = build_satellite(p, 1)
-    t1 = time.perf_counter()
-    seeds = np.random.default_rng(0).integers(0, 2**64, size=len(sc.network.links), dtype=np.uint64)
-    caps: dict = {}
-    t_build = t_kernel = 0.0
-    reruns = 0
-    while True:  # as simulate() does: rerun with larger arrays after an overflow
-        a = time.perf_counter()
-        X, pool, heap_cap, tr_rows, _ = _build(sc, seeds, buffers, caps)
-        b = time.perf_counter()
-        run(X)
-        c = time.perf_counter()
-        t_build += b - a
-        t_kernel += c - b
-        flags = int(X.st[0]["flags"])
-        if flags == 0:
-            break
-        reruns += 1
-        if flags & L.OVF_POOL:
-            caps["pool"] = 2 * pool
-        if flags & L.OVF_HEAP:
-            caps["heap"] = 2 * heap_cap
-        if flags & (L.OVF_PKTTR | L.OVF_TCPTR | L.OVF_QTR):
-            st = X.st[0]
-            caps["trace"] = int(max(st["n_pkttr"], st["n_tcptr"], st["n_qtr"])) + 1
-    events = int(X.st[0]["events"])
+    r = simulate_satellite(p, 1)
+    wall = time.perf_counter() - t0
     return dict(arch=arch if arch == "base" else f"proxy{n_conn}", n_traces=n_traces, duration_s=duration_s,
-                buffers=buffers, requests=len(plan.made_s), connections=len(sc.connections),
-                links=len(sc.network.links),
-                scenario_s=t1 - t0, engine_build_s=t_build, kernel_s=t_kernel, reruns=reruns, events=events,
+                buffers=buffers, requests=r.requests, connections=r.requests + (n_conn if arch != "base" else 0),
+                links=2 + 2 * r.slots, scenario_s=r.build_s, engine_build_s=0.0, kernel_s=r.simulate_s,
+                wall_s=wall, reruns=0, events=r.events,
                 rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 
 
@@ -74,7 +51,7 @@ def main(quick: bool, duration_s: float) -> None:
                        capture_output=True)
     print(f"== simcore.satellite on today's engine: {duration_s:g} simulated s per run, one process per run ==")
     print(f"{'config':>10} {'traces':>6} {'buffers':>7} {'requests':>8} {'conns':>6} {'links':>5} {'scenario s':>10} "
-          f"{'engine build s':>14} {'kernel s':>8} {'events':>8} {'Mev/s':>6} {'RSS MB':>7} {'reruns':>6}")
+          f"{'(unused)':>14} {'simulate s':>8} {'events':>8} {'Mev/s':>6} {'RSS MB':>7} {'reruns':>6}")
     rows = []
     for arch, nt, nc, buf in configs:
         out = subprocess.run([sys.executable, __file__, "--one", arch, str(nt), str(nc), str(duration_s),
@@ -95,8 +72,41 @@ def main(quick: bool, duration_s: float) -> None:
           f"{big['kernel_s'] / big['requests'] * paper:.0f} s at today's events/s")
 
 
+def panel() -> None:
+    """Print the live panel's slider-move times (median of 3) per kind of answer, and hybrid vs full."""
+    import statistics
+
+    from simcore.chapters import satellite_panel as live
+    from simcore.satellite import simulate_satellite
+    from simcore.satellite.hybrid import simulate_hybrid
+
+    pan = live.make_panel()
+    moves = [("stored sweep", dict(load_mbps=v)) for v in (5.0, 15.0, 30.0)]
+    moves += [("hybrid, base", dict(architecture="base", delay_ms=d)) for d in (300.0, 200.0, 100.0)]
+    moves += [("hybrid, proxy 100", dict(architecture="us_proxy", n_conn=100, delay_ms=d, load_mbps=20.0))
+              for d in (300.0, 200.0, 100.0)]
+    moves += [("hybrid, proxy 10", dict(architecture="us_proxy", n_conn=10, delay_ms=d, load_mbps=5.0))
+              for d in (300.0, 200.0, 100.0)]
+    times: dict[str, list[float]] = {}
+    for kind, values in moves:
+        pan.set(**values)
+        times.setdefault(kind, []).append(pan.last_run_ms)
+    print("== live panel: Python time of one slider move (ms), median of 3; target < 300 ms ==")
+    for kind, t in times.items():
+        print(f"{kind:>20}: {statistics.median(t):7.0f} ms")
+    p = live.panel_params(dict(pan.values(), load_mbps=20.0, architecture="base", delay_ms=300.0))
+    t0 = time.perf_counter()
+    simulate_satellite(p, 1)
+    full = time.perf_counter() - t0
+    h = simulate_hybrid(p, 1)
+    print(f"hybrid vs full at 20 Mbit/s, base, {p.duration_s:g} s simulated: full {full:.2f} s, hybrid "
+          f"{h.elapsed_s:.2f} s, speed-up x{full / h.elapsed_s:.0f}")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--one":
+    if len(sys.argv) > 1 and sys.argv[1] == "--panel":
+        panel()
+    elif len(sys.argv) > 1 and sys.argv[1] == "--one":
         a = sys.argv[2:]
         print(json.dumps(one(a[0], int(a[1]), int(a[2]), float(a[3]), bool(int(a[4])))))
     else:

@@ -27,6 +27,7 @@ CHAPTER_MODULES: dict[str, str] = {
     "start_here": "simcore.chapters.start_here",
     "tcp_primer": "simcore.chapters.tcp_primer",
     "admission": "simcore.chapters.admission",
+    "satellite": "simcore.chapters.satellite_figures",
     "delay": "simcore.chapters.delay",
     "ftp_sctp": "simcore.chapters.ftp_sctp",
     "packaging": "simcore.chapters.objpack",

@@ -16,7 +16,8 @@ from simcore._validate import check_int, check_real
 from simcore.satellite import SatelliteResult, WorkloadParams, reply_mean_bytes, run_requests
 from simcore.sweep import SweepResult, run_sweep
 
-__all__ = ["CURVES", "curve_label", "figure5_grid", "figure5_record", "run_figure5_sweep", "figure5_curves",
+__all__ = ["CURVES", "curve_label", "assumptions_markdown", "figure5_grid", "figure5_record", "run_figure5_sweep",
+           "figure5_curves",
            "traces_for_load", "presented_bps_per_trace", "light_load_slope", "paper_claims"]
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
@@ -68,7 +69,7 @@ def run_figure5_sweep(n_traces_values=(5, 20, 60), curves=CURVES, duration_s: fl
 
     ``executor``: None runs on 2 local processes; a Dask ``client.get_executor(pure=False)`` also works."""
     grid = figure5_grid(n_traces_values, curves, duration_s, measure_buffers)
-    return run_sweep(figure5_record, grid, list(seeds), executor=executor, progress=progress)
+    return run_sweep(figure5_record, grid, list(seeds), executor=executor, progress=progress, chunksize=1)
 
 
 def figure5_curves(sweep: SweepResult) -> dict[str, dict[str, np.ndarray]]:
@@ -106,3 +107,17 @@ def paper_claims() -> dict[str, dict]:
     """Return the paper's numbers and claims (``data/satellite_claims.csv``) keyed by ``id``."""
     with open(DATA_DIR / "satellite_claims.csv", newline="") as f:
         return {r["id"]: r for r in csv.DictReader(f)}
+
+
+ASSUMPTIONS_PATH = Path(__file__).resolve().parents[1] / "satellite" / "ASSUMPTIONS.md"
+
+
+def assumptions_markdown(section: str) -> str:
+    """Return the ``## <section>`` block of simcore/satellite/ASSUMPTIONS.md (the paper's words beside our
+    choices) as Markdown, its heading dropped; ValueError if there is no such section."""
+    text = ASSUMPTIONS_PATH.read_text()
+    blocks = {b.split("\n", 1)[0].strip(): b.split("\n", 1)[1] for b in text.split("\n## ")[1:]}
+    for title, body in blocks.items():
+        if title.lower().startswith(section.lower()):
+            return body.strip()
+    raise ValueError(f"section={section!r} is not allowed: must start one of {list(blocks)}")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.packet import Connection, ConnectionPool, LinkParams, Message, Scenario, simulate
+from simcore.packet import Connection, ConnectionPool, FluidBackground, LinkParams, Message, Scenario, simulate
 from simcore.rng import SeedLike, make_generator
 
 from .network import NZ, SAT_NZ_US, SAT_US_NZ, US, star_network
@@ -101,11 +101,15 @@ def _assign_slots(p: SatelliteParams, w: Workload) -> tuple[np.ndarray, list[Lin
     return out, slots
 
 
-def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload | None = None
+def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload | None = None, *,
+                    sample_mask: np.ndarray | None = None,
+                    backgrounds: tuple[FluidBackground | None, FluidBackground | None] = (None, None),
                     ) -> tuple[Scenario, Plan]:
     """Return the scenario of one run and its ``Plan``.
 
-    ``requests``: use exactly these requests (no sample pages) instead of the seeded merged workload.
+    ``requests``: use exactly these requests instead of the seeded merged workload (with the sample pages);
+    ``sample_mask`` marks which of them are sample pages (default: none). ``backgrounds``: fluid traffic
+    on the NZ -> US and US -> NZ satellite links (the hybrid fast mode, ``simcore.satellite.hybrid``).
     """
     if not isinstance(params, SatelliteParams):
         raise ValueError(f"params={params!r} is not allowed: must be a SatelliteParams")
@@ -113,13 +117,17 @@ def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload 
     if requests is None:
         w, is_sample = _requests(p, make_generator(seed))
     elif isinstance(requests, Workload):
-        w, is_sample = requests, np.zeros(len(requests), bool)
+        w = requests
+        is_sample = np.zeros(len(w), bool) if sample_mask is None else np.asarray(sample_mask, bool)
+        if is_sample.shape != (len(w),):
+            raise ValueError(f"sample_mask has shape {is_sample.shape}: must be ({len(w)},), one per request")
     else:
         raise ValueError(f"requests={requests!r} is not allowed: must be a Workload or None")
     slot, slot_links = _assign_slots(p, w)
-    sat = LinkParams(rate_bps=p.satellite_rate_bps, delay_s=p.satellite_delay_s,
-                     queue_packets=p.router_queue_packets, queue_bytes=p.router_buffer_bytes)
-    net = star_network(sat, sat, slot_links)
+    sat = [LinkParams(rate_bps=p.satellite_rate_bps, delay_s=p.satellite_delay_s,
+                      queue_packets=p.router_queue_packets, queue_bytes=p.router_buffer_bytes, background=bg)
+           for bg in backgrounds]
+    net = star_network(sat[0], sat[1], slot_links)
     n = len(w)
     conns: list[Connection] = []
     msgs: list[Message] = []
@@ -129,14 +137,14 @@ def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload 
     srv_conn = np.empty(n, np.int64)
     open_msg = np.full(n, -1, np.int64)
     if p.architecture == "us_proxy":
-        tcp = era_tcp(p.proxy_mss_bytes, p.proxy_window_bytes)
+        tcp = era_tcp(p.proxy_mss_bytes, p.proxy_window_bytes, p.tcp_preset)
         conns += [Connection(NZ, US, tcp) for _ in range(p.n_proxy_connections)]
         pools = (ConnectionPool(tuple(range(p.n_proxy_connections)), "fewest_outstanding"),)
     for i in range(n):
         t = float(w.time_s[i])
         node = 2 + int(slot[i])
         mss = int(w.server_mss_bytes[i])
-        tcp = era_tcp(mss, max(mss, min(int(w.server_window_bytes[i]), p.proxy_window_bytes)))
+        tcp = era_tcp(mss, max(mss, min(int(w.server_window_bytes[i]), p.proxy_window_bytes)), p.tcp_preset)
         req, size = int(w.request_bytes[i]), int(w.reply_bytes[i])
         c, m = len(conns), len(msgs)
         srv_conn[i] = c

@@ -8,6 +8,7 @@ import numpy as np
 
 from simcore._validate import check_bool, check_choice, check_int, check_real
 
+from .tcp import TCP_PRESETS
 from .workload import WorkloadParams
 
 __all__ = ["ARCHITECTURES", "RELAYS", "SatelliteParams", "SatelliteResult"]
@@ -36,6 +37,9 @@ class SatelliteParams:
     slot_slack: a server slot is reused ``slot_slack`` times its request's nominal duration later.
     sample_window_fraction: the sample pages are requested evenly over this fraction of the run.
     measure_buffers: record the satellite buffers' occupancy (needs the engine's traces: slower).
+    tcp_preset: every connection's TCP, 'bsd44lite' (the paper's 4.4BSD-Lite; default) or 'linux'
+        (beyond the paper: today's TCP). A ``proxy_window_bytes`` above 65535 stands for RFC 1323
+        window scaling (the engine's windows are not limited to 16 bits).
     """
 
     architecture: str = "base"
@@ -54,6 +58,7 @@ class SatelliteParams:
     slot_slack: float = 3.0
     sample_window_fraction: float = 0.75
     measure_buffers: bool = True
+    tcp_preset: str = "bsd44lite"
     workload: WorkloadParams = field(default_factory=WorkloadParams)
 
     def __post_init__(self):
@@ -75,6 +80,7 @@ class SatelliteParams:
         check_real("slot_slack", self.slot_slack, 1.0, 100.0)
         check_real("sample_window_fraction", self.sample_window_fraction, 0.0, 1.0, lo_open=True)
         check_bool("measure_buffers", self.measure_buffers)
+        check_choice("tcp_preset", self.tcp_preset, TCP_PRESETS)
 
     @property
     def router_queue_packets(self) -> int:

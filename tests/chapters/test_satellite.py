@@ -50,3 +50,76 @@ def test_paper_claims_and_grid_validation():
         ch.figure5_grid([0])
     with pytest.raises(ValueError, match="duration_s"):
         ch.figure5_grid([1], duration_s=0.0)
+
+
+# --- the chapter's stored data, claims, figures and live panel -------------------------------------------
+
+from simcore.chapters import satellite_claims as claims  # noqa: E402
+from simcore.chapters import satellite_extras as extras  # noqa: E402
+from simcore.chapters import satellite_figures as figs  # noqa: E402
+from simcore.chapters import satellite_panel as live  # noqa: E402
+from simcore.chapters.satellite_sweep import FIGURE4_PATH, SWEEP_LOADS, SWEEP_PATH, load_sweep  # noqa: E402
+
+
+def test_stored_sweep_has_every_curve_and_load_with_its_source():
+    rows = load_sweep(SWEEP_PATH)
+    assert len(rows) == len(ch.CURVES) * len(SWEEP_LOADS) >= 7 * 15
+    assert {r["curve"] for r in rows} == set(figs.CURVE_ORDER)
+    assert all(r["source"].startswith("simcore.satellite packet-level run") for r in rows)
+    for path in (FIGURE4_PATH, extras.HYBRID_PATH, extras.BEYOND_PATH):
+        assert all(r["source"] for r in extras.load_rows(path))
+    # the same requests for every architecture: the same presented load at each number of day-traces
+    by_load = {}
+    for r in rows:
+        by_load.setdefault(r["n_traces"], set()).add(r["presented_load_bps"])
+    assert all(len(v) == 1 for v in by_load.values())
+
+
+def test_latency_gain_and_knee_by_hand():
+    x = np.array([1e6, 5e6, 10e6, 15e6, 33e6])
+    data = {"base": {"presented_load_bps": x, "sample_latency_mean_s": np.array([2.0, 2.0, 2.0, 2.0, 50.0])},
+            "150 connections": {"presented_load_bps": x,
+                                "sample_latency_mean_s": np.array([1.5, 1.0, 1.0, 1.0, 1.0])}}
+    gain, low, saving = claims.latency_gain(data)
+    # loads below 85 % of the E3 (29.2 Mbit/s): the first four; gains 0.25, 0.5, 0.5, 0.5
+    assert gain == pytest.approx(0.4375) and low == pytest.approx(0.25) and saving == pytest.approx(0.875)
+    # utilisation = carried / (50 x plateau); latency minimum 1.0: +10 % first exceeded at the third load
+    # (1.2 > 1.1), +50 % at the fourth (2.0 > 1.5)
+    carried = np.array([1e6, 5e6, 8e6, 12e6, 19e6])
+    lat = np.array([1.05, 1.0, 1.2, 2.0, 9.0])
+    curve = {"50 connections": {"presented_load_bps": x, "carried_nz_bound_bps": carried,
+                                "sample_latency_mean_s": lat}}
+    lo, hi = claims.knee_utilisation(curve, plateau_bps=400e3)
+    assert lo == pytest.approx(8e6 / 20e6) and hi == pytest.approx(12e6 / 20e6)
+
+
+def test_claims_cover_the_papers_headline_findings():
+    rows = claims.claims_rows()
+    ids = {r["id"] for r in rows}
+    assert {"fig4_plateau", "fig5a_slope", "fig5a_few_conns", "fig5b_latency_gain", "fig5b_knee", "concl_100",
+            "concl_150", "fig7d_ratio"} <= ids
+    assert ids <= set(ch.paper_claims())  # every check is a claim of data/satellite_claims.csv
+    assert all(r["verdict"] in ("reproduced", "partly", "NOT reproduced") and r["why"] for r in rows)
+
+
+def test_static_figures_draw_every_curve():
+    out = figs.all_figures()
+    assert set(out) == {"figure4", "figure5a", "figure5b", "figure6", "figure7"}
+    names = {t.name for t in out["figure5a"].data}
+    assert set(figs.CURVE_ORDER) <= names and "paper's slope 1.09" in names
+
+
+def test_panel_answers_from_the_sweep_or_the_hybrid_and_never_raises():
+    panel = live.make_panel()
+    assert panel.last_error is None and "stored sweep" in panel.message
+    panel.set(architecture="base")
+    assert panel.controls["n_conn"].disabled  # no inter-proxy connections in the base case
+    panel.set(load_mbps=2.0, delay_ms=20.0)  # off the paper's settings: the hybrid answers
+    assert panel.last_error is None and "hybrid" in panel.message
+    with pytest.raises(ValueError, match="load_mbps"):
+        live.panel_params({**panel.values(), "load_mbps": -1.0})
+    with pytest.raises(ValueError, match="delay_ms"):
+        live.panel_params({**panel.values(), "delay_ms": 0.0})
+    panel.set(load_mbps=1.0)
+    panel.full_run()  # the "run in full" button: the packet-level run of this setting, progress to the end
+    assert panel.full_bar.value == panel.full_bar.max and "full run" in panel.full_note.value

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from simcore.packet import LinkParams, Network
+from simcore.packet import LinkParams, Network, TcpParams
 from simcore.satellite import SatelliteParams, Workload, build_satellite, simulate_satellite
 from simcore.satellite.figure4 import full_segment_plateau, simulate_single_connection, window_limit_bps
 from simcore.satellite.network import star_network
@@ -25,11 +25,17 @@ def test_figure4_single_connection_plateau_matches_the_window_limit_by_hand():
     good, wire = 22 * 1460 * 8 / cycle, 22 * 1500 * 8 / cycle  # 401.06 and 412.04 kbit/s
     hand = full_segment_plateau(p)
     assert hand.goodput_bps == pytest.approx(good) and hand.wire_bps == pytest.approx(wire)
-    sim = simulate_single_connection(p, 20.0, 20.0 + 60 * cycle)  # a whole number of cycles
+    # ACKs sent at once on every second segment (no 200 ms tick): exactly the hand-derived cycle
+    exact = TcpParams.preset("bsd44lite", mss_bytes=1460, rwnd_bytes=32767, delayed_ack_on_ticks=False)
+    sim = simulate_single_connection(p, 20.0, 20.0 + 60 * cycle, tcp=exact)  # a whole number of cycles
     assert sim.goodput_bps == pytest.approx(good, rel=2e-3)
     assert sim.wire_bps == pytest.approx(wire, rel=2e-3)
-    assert sim.goodput_bps < window_limit_bps(p) and abs(sim.goodput_bps / window_limit_bps(p) - 1) < 0.03
-    assert abs(sim.wire_bps / 415e3 - 1) < 0.02  # the paper's simulated plateau (on the wire)
+    # 4.4BSD-Lite's delayed ACK on the 200 ms tick can only hold ACKs back: at most the hand value, and
+    # within 3 % of the paper's closed form and simulated plateau (415 kbit/s on the wire)
+    bsd = simulate_single_connection(p, 20.0, 20.0 + 60 * cycle)
+    assert 0.97 * good < bsd.goodput_bps <= good * (1 + 1e-3)
+    assert bsd.goodput_bps < window_limit_bps(p) and abs(bsd.goodput_bps / window_limit_bps(p) - 1) < 0.04
+    assert abs(bsd.wire_bps / 415e3 - 1) < 0.03
 
 
 def _one_request(reply_bytes, t=5.0):
@@ -62,7 +68,7 @@ def test_one_small_request_takes_the_hand_computed_time(arch):
 
 def test_a_three_segment_reply_waits_for_the_delayed_ack_of_the_first_base_case():
     """4.4BSD-like slow start by hand: the server sends one segment (initial window 1); the NZ proxy holds
-    its ACK for the 200 ms delayed-ACK timer (one segment only); the ACK opens cwnd to 2 and the last two
+    its ACK until the next 200 ms tick of the fast timer (one segment only); the ACK opens cwnd to 2 and the last two
     segments follow back to back. Six one-way trips: SYN, SYN-ACK, request, segment 1, its ACK, segment 3."""
     p = SatelliteParams(n_rate_classes=1, n_delay_classes=1, duration_s=20.0, measure_buffers=False)
     r_bps, d_s = _class_centre(32e3, 100e6), _class_centre(0.001, 0.2)
@@ -71,8 +77,11 @@ def test_a_three_segment_reply_waits_for_the_delayed_ack_of_the_first_base_case(
     def hop(nbytes):  # one trip NZ <-> server of an nbytes packet on idle links
         return 0.32 + d_s + nbytes * 8 / C + nbytes * 8 / r_bps
 
-    # segment 3 leaves the server link one segment time after segment 2
-    hand = hop(40) + hop(40) + hop(340) + hop(1500) + 0.2 + hop(40) + hop(1500) + 1500 * 8 / r_bps
+    # 4.4BSD-Lite's fast timer: the delayed ACK leaves at the next 200 ms tick (ticks from time 0; the
+    # request is made at t = 5 s); segment 3 leaves the server link one segment time after segment 2
+    seg1_at = 5.0 + hop(40) + hop(40) + hop(340) + hop(1500)
+    ack_at = math.ceil(seg1_at / 0.2) * 0.2
+    hand = ack_at - 5.0 + hop(40) + hop(1500) + 1500 * 8 / r_bps
     assert res.request_time_s[0] == pytest.approx(hand, abs=1e-3)
 
 
@@ -119,7 +128,9 @@ def light():
 
 def test_light_load_carries_what_is_presented_and_the_proxy_is_faster(light):
     for r in light.values():
-        assert r.drops_us_end == 0 and r.retransmits == 0 and r.slot_overlaps == 0
+        # no drops; 4.4BSD-Lite's 500 ms timer ticks fire a 2-tick (1 s) RTO 0.5-1 s after it is set,
+        # so the odd spurious timeout on the 0.64 s round trip remains (the paper: "very few retransmissions")
+        assert r.drops_us_end == 0 and r.retransmits <= 0.01 * r.requests and r.slot_overlaps == 0
         # on the wire: headers (40 bytes per <= 1480-byte segment, >= 2.7 %) and the replies still in flight
         assert 0.85 < r.carried_nz_bound_bps / r.presented_load_bps < 1.12
         assert 12 < r.inbound_outbound_ratio < 28  # the paper: ~19 (figure 7d)
@@ -144,6 +155,7 @@ def test_one_inter_proxy_connection_saturates_at_its_window_limit():
     (dict(proxy_window_bytes=100), "proxy_window_bytes"),
     (dict(relay="magic"), "relay"),
     (dict(satellite_delay_s=-1.0), "satellite_delay_s"),
+    (dict(tcp_preset="reno"), "tcp_preset"),
 ])
 def test_bad_parameters_are_refused_by_name(kw, name):
     with pytest.raises(ValueError, match=name):
