@@ -22,6 +22,9 @@ Pieces:
   ``tcp_trace`` (cwnd, ssthresh, srtt, seq over time), ``packet_trace`` (send/receive/drop events)
   and ``queue_trace`` (buffer occupancy). ``simcore.packet.plots`` draws them; ``result.to_pcap(path)``
   writes the run as a pcap/pcapng capture for Wireshark (``simcore.packet.capture``).
+- ``SctpParams`` (RFC 4960 or, ``SctpParams.preset("rfc2960")``, RFC 2960 + the implementers' guide;
+  ``docs/sctp_presets.md``) and ``sctp_message_wire_bytes(n, mtu)``: SCTP's parameters and sizes on the
+  wire. SCTP associations in the kernel are not there yet (issue 10).
 - ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``padhye_throughput_bps`` (PFTK, with timeouts),
   ``window_limited_throughput_bps``.
 - ``Connection(multistream=True)`` + ``Message(stream=k)``: SCTP-like per-stream delivery sharing one
@@ -37,6 +40,7 @@ Pieces:
   netem do (default 'after_transmission'); ``dumbbell(..., symmetric_loss=True)`` loses on both directions.
 """
 
+from ._sctp_wire import message_wire_bytes as sctp_message_wire_bytes
 from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
     LOSS_WHERE,
@@ -54,6 +58,7 @@ from .params import (
     TcpParams,
 )
 from .scenarios import bulk_scenario, request_response_scenario
+from .sctp_params import SctpParams
 from .simulate import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace, simulate
 from .topology import Dumbbell, chain, dumbbell
 
@@ -75,6 +80,7 @@ __all__ = [
     "PacketTrace",
     "QueueTrace",
     "Scenario",
+    "SctpParams",
     "TcpParams",
     "TcpTrace",
     "bulk_scenario",
@@ -84,6 +90,7 @@ __all__ = [
     "mathis_throughput_bps",
     "padhye_throughput_bps",
     "request_response_scenario",
+    "sctp_message_wire_bytes",
     "simulate",
     "window_limited_throughput_bps",
 ]

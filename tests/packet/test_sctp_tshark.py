@@ -1,0 +1,108 @@
+"""SCTP frames (common header, chunks, CRC32c) in a pcap, read by Debian's tshark with checksum checking on:
+every chunk decoded as the RFC 4960 example says, no malformed packet, no bad checksum.
+
+Needs ``tshark``: skipped without it, except under CI=true."""
+
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from simcore.packet._frames import PROTO_SCTP, FrameFields, TcpOptions, build_frames
+from simcore.packet._pcapfile import pcap_bytes
+from simcore.packet._sctp_chunks import (
+    cookie_ack_chunk,
+    cookie_echo_chunk,
+    data_chunk,
+    init_ack_chunk,
+    init_chunk,
+    sack_chunk,
+    sctp_packet,
+    shutdown_ack_chunk,
+    shutdown_chunk,
+    shutdown_complete_chunk,
+)
+from simcore.packet.capture import host_ip
+
+pytestmark = pytest.mark.tshark
+
+
+@pytest.fixture(scope="module")
+def tshark() -> str:
+    exe = shutil.which("tshark")
+    if exe is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("tshark is missing under CI: `make test` installs Debian's tshark")
+        pytest.skip("tshark not installed (make tshark installs it on Debian/Ubuntu)")
+    return exe
+
+
+def _write(path, packets: list[tuple[int, bytes]], snaplen: int = 2000):
+    """Write SCTP packets (direction 0: host 0 -> host 1, 1: back) as Ethernet frames 1 ms apart."""
+    n = len(packets)
+    up = np.array([d == 0 for d, _ in packets])
+    z = np.zeros(n, np.int64)
+    mac = np.zeros((n, 6), np.uint8)
+    f = FrameFields(
+        src_mac=mac, dst_mac=mac, src_ip=host_ip(np.where(up, 0, 1)), dst_ip=host_ip(np.where(up, 1, 0)),
+        ttl=np.full(n, 64), ip_id=np.arange(n), proto=np.full(n, PROTO_SCTP), src_port=z, dst_port=z,
+        payload_bytes=z, seq=z.astype(np.uint64), ack=z.astype(np.uint64), tcp_flags=z, window=z,
+        options=TcpOptions(np.zeros(n, bool), z, z, np.zeros(n, bool), np.zeros((n, 3, 2), np.uint32), z),
+        sctp=tuple(p for _, p in packets))
+    frames, cap, wire = build_frames(f, snaplen)
+    path.write_bytes(pcap_bytes(frames, cap, wire, np.arange(n) * 1_000_000, snaplen))
+    return wire
+
+
+def _fields(tshark, path, fields):
+    cmd = [tshark, "-n", "-r", str(path), "-o", "sctp.checksum:CRC 32c", "-o", "sctp.relative_tsns:FALSE",
+           "-o", "ip.check_checksum:TRUE", "-T", "fields", "-E", "occurrence=a", "-E", "aggregator=,"]
+    for fl in fields:
+        cmd += ["-e", fl]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=True).stdout
+    return [line.split("\t") for line in out.splitlines()]
+
+
+def test_an_association_reads_back_chunk_by_chunk_with_good_checksums(tshark, tmp_path):
+    a, b = 49152, 7777
+    ta, tb = 0x1111, 0x2222  # verification tags: each side's initiate tag
+    pk = [
+        (0, sctp_packet(a, b, 0, [init_chunk(ta, 65536, 10, 1000)])),
+        (1, sctp_packet(b, a, ta, [init_ack_chunk(tb, 65536, 10, 5000, 200)])),
+        (0, sctp_packet(a, b, tb, [cookie_echo_chunk(200), data_chunk(1000, 0, 0, 100)])),
+        (1, sctp_packet(b, a, ta, [cookie_ack_chunk(), sack_chunk(1000, 65536)])),
+        (0, sctp_packet(a, b, tb, [data_chunk(1001, 1, 0, 1452, end=False)])),
+        (0, sctp_packet(a, b, tb, [data_chunk(1002, 1, 0, 3, begin=False), data_chunk(1003, 2, 0, 7)])),
+        # RFC 4960 sec. 3.3.4's example SACK (TSNs 10-12, 14, 15, 17 held), shifted to TSNs 1000 on
+        (1, sctp_packet(b, a, ta, [sack_chunk(1002, 4660, [(2, 3), (5, 5)], [1001])])),
+        (0, sctp_packet(a, b, tb, [shutdown_chunk(4999)])),
+        (1, sctp_packet(b, a, ta, [shutdown_ack_chunk()])),
+        (0, sctp_packet(a, b, tb, [shutdown_complete_chunk()])),
+    ]
+    wire = _write(tmp_path / "a.pcap", pk)
+    # frame: Ethernet 14 + IPv4 20 + SCTP; the INIT packet is 14 + 20 + 12 + 28
+    assert wire[0] == 74 and wire[4] == 14 + 1500
+    rows = _fields(tshark, tmp_path / "a.pcap", ["frame.len", "ip.proto", "sctp.checksum.status", "sctp.chunk_type",
+                                                  "_ws.malformed", "_ws.expert.severity"])
+    assert [int(r[0]) for r in rows] == wire.tolist()
+    assert all(r[1] == "132" and r[2] == "1" and r[4] == "" and r[5] == "" for r in rows)  # 1: checksum good
+    assert [r[3] for r in rows] == ["1", "2", "10,0", "11,3", "0", "0,0", "3", "7", "8", "14"]
+    rows = _fields(tshark, tmp_path / "a.pcap", ["sctp.data_tsn_raw", "sctp.data_sid", "sctp.data_ssn",
+                                                  "sctp.data_b_bit", "sctp.data_e_bit", "sctp.chunk_length"])
+    assert rows[4] == ["1001", "0x0001", "0", "1", "0", "1468"]  # chunk length 16 + 1452
+    assert rows[5] == ["1002,1003", "0x0001,0x0002", "0,0", "0,1", "1,1", "19,23"]
+    rows = _fields(tshark, tmp_path / "a.pcap", ["sctp.sack_cumulative_tsn_ack_raw", "sctp.sack_a_rwnd",
+                                                  "sctp.sack_gap_block_start", "sctp.sack_gap_block_end",
+                                                  "sctp.sack_gap_block_start_tsn", "sctp.sack_gap_block_end_tsn",
+                                                  "sctp.sack_duplicate_tsn"])
+    # gap blocks 2-3 and 5-5 above 1002: TSNs 1004-1005 and 1007
+    assert rows[6] == ["1002", "4660", "2,5", "3,5", "1004,1007", "1005,1007", "1001"]
+    rows = _fields(tshark, tmp_path / "a.pcap", ["sctp.init_initiate_tag", "sctp.parameter_length",
+                                                  "sctp.verification_tag", "sctp.chunk_length",
+                                                  "sctp.initack_initiate_tag", "sctp.initack_initial_tsn"])
+    assert rows[0][0] == "0x00001111" and rows[1][4:6] == ["0x00002222", "5000"]
+    assert rows[0][1] == "6" and rows[0][3] == "26"  # IPv4 address type; the padding is the chunk's
+    assert rows[1][1] == "204" and rows[2][3] == "204,116"  # cookie parameter 4 + 200; COOKIE-ECHO, DATA
+    assert [r[2] for r in rows[2:4]] == ["0x00002222", "0x00001111"]
