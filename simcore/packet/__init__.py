@@ -27,8 +27,9 @@ Pieces:
   wire. SCTP associations in the kernel are not there yet (issue 10).
 - ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``padhye_throughput_bps`` (PFTK, with timeouts),
   ``window_limited_throughput_bps``.
-- ``Connection(multistream=True)`` + ``Message(stream=k)``: SCTP-like per-stream delivery sharing one
-  congestion window; ``Connection(header_bytes=...)`` sets its per-packet header size.
+- ``Connection(transport="tcp_streams")`` + ``Message(stream=k)``: TCP with per-stream delivery (not
+  SCTP: TCP's handshake and congestion control, no head-of-line blocking across streams at the
+  receiver); ``Connection(header_bytes=...)`` sets its per-packet header size.
 - ``Message(relay_of=k)``: a proxy relays message k's bytes cut-through onto another connection
   (split-TCP performance-enhancing proxies, application gateways).
 - ``ConnectionPool(conns, rule)`` in ``Scenario.pools`` + ``Message(None, ..., pool=k)``: a proxy

@@ -82,3 +82,20 @@ def test_bad_values_name_parameter_value_and_range(kw, message):
         SctpParams(**kw)
     with pytest.raises(ValueError, match=message):
         dataclasses.replace(SctpParams(), **kw)
+
+
+def test_connection_transports():
+    from simcore.packet import Connection
+
+    assert Connection(0, 1).transport == "tcp" and not Connection(0, 1).multistream
+    c = Connection(0, 1, transport="tcp_streams")
+    assert c.multistream  # what the kernel reads
+    assert Connection(0, 1, multistream=True) == c  # the old name
+    with pytest.raises(ValueError, match="transport='udp' is not allowed: must be one of"):
+        Connection(0, 1, transport="udp")
+    with pytest.raises(ValueError, match="transport='sctp' is not allowed yet"):
+        Connection(0, 1, transport="sctp", sctp=SctpParams())
+    with pytest.raises(ValueError, match="sctp=SctpParams.* is not allowed with transport='tcp'"):
+        Connection(0, 1, sctp=SctpParams())
+    with pytest.raises(ValueError, match="sctp=3 is not allowed"):
+        Connection(0, 1, sctp=3)
