@@ -25,7 +25,6 @@ from simcore.packet import (
     jain_index,
     simulate,
 )
-from simcore.packet import _layout as L
 from simcore.packet._kernel import run
 from simcore.packet.simulate import _build
 
@@ -50,7 +49,7 @@ def main(repeats: int = 7) -> None:
     X = kern[0][1]
     events = res.events
     packets = res.packets_created
-    hops = int(X[L.X_LI][:, L.L_N_TX].sum())
+    hops = int(X.link["n_tx"].sum())
     g = res.goodput_bps[:, 0]
     print("== dumbbell: 10 NewReno bulk flows, 10 Mbit/s 20 ms bottleneck, 50-packet queue, 60 s ==")
     print(f"simulate() wall time, median of {repeats}: {t_full * 1e3:8.1f} ms   (aim < 150 ms)")

@@ -45,7 +45,7 @@ def one(arch: str, n_traces: int, n_conn: int, duration_s: float, buffers: bool)
         c = time.perf_counter()
         t_build += b - a
         t_kernel += c - b
-        flags = int(X[L.X_ST][L.ST_FLAGS])
+        flags = int(X.st[0]["flags"])
         if flags == 0:
             break
         reruns += 1
@@ -54,9 +54,9 @@ def one(arch: str, n_traces: int, n_conn: int, duration_s: float, buffers: bool)
         if flags & L.OVF_HEAP:
             caps["heap"] = 2 * heap_cap
         if flags & (L.OVF_PKTTR | L.OVF_TCPTR | L.OVF_QTR):
-            st = X[L.X_ST]
-            caps["trace"] = int(max(st[L.ST_N_PKTTR], st[L.ST_N_TCPTR], st[L.ST_N_QTR])) + 1
-    events = int(X[L.X_ST][L.ST_EVENTS])
+            st = X.st[0]
+            caps["trace"] = int(max(st["n_pkttr"], st["n_tcptr"], st["n_qtr"])) + 1
+    events = int(X.st[0]["events"])
     return dict(arch=arch if arch == "base" else f"proxy{n_conn}", n_traces=n_traces, duration_s=duration_s,
                 buffers=buffers, requests=len(plan.made_s), connections=len(sc.connections),
                 links=len(sc.network.links),

@@ -71,7 +71,6 @@ def web_scenario(n_conns: int = 100_000, duration_s: float = 600.0, pairs: int =
 
 def _child(which: str, n_conns: int) -> None:
     from simcore.packet import LinkParams, TcpParams, bulk_scenario, chain, simulate
-    from simcore.packet import _layout as L
     from simcore.packet.simulate import _build, run_to_end
 
     simulate(bulk_scenario(chain(1, LinkParams()), [(0, 1)], TcpParams(), duration_s=0.5))  # warm-up
@@ -86,8 +85,8 @@ def _child(which: str, n_conns: int) -> None:
     t0 = time.perf_counter()
     X = run_to_end(X)
     t_kernel = time.perf_counter() - t0
-    events = int(X[L.X_ST][L.ST_EVENTS])
-    overflow = int(X[L.X_ST][L.ST_FLAGS])
+    events = int(X.st[0]["events"])
+    overflow = int(X.st[0]["flags"])
     del X
     t0 = time.perf_counter()
     res = simulate(sc, seed=1)

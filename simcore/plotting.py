@@ -187,6 +187,20 @@ def downsample_indices(y: np.ndarray, max_points: int = 2000) -> np.ndarray:
     return np.unique(keep)
 
 
+def _show_transient(text: str):
+    """Display ``text`` below the running cell now (a first run may take a while) and return its display
+    handle, or None outside IPython."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import HTML, display
+
+        if get_ipython() is None:
+            return None
+        return display(HTML(f"<span style='color:#777'>{html.escape(text)}</span>"), display_id=True)
+    except Exception:  # no IPython: nothing to show
+        return None
+
+
 class LivePanel:
     """Controls and figures built once; ``update(values)`` redraws the figures on every control change.
 
@@ -202,6 +216,9 @@ class LivePanel:
 
     A failing update (for instance a ``ValueError`` for an impossible combination) is caught and shown in
     the status line in red; the last error is kept in ``last_error``. The panel never raises from a slider.
+    compile_notice: optional ``() -> str | None`` asked before the first run (e.g.
+        ``functools.partial(simcore.warm.cold_notice, "packet")``); a message (kernels still cold) is shown
+        at once below the cell and in the status line while the first run compiles, then removed.
     ``last_run_ms`` is the Python time of the last update; ``last_redraw_ms`` the time from the kernel
     receiving the change to the page reporting every plot redrawn (None until it has).
     """
@@ -215,6 +232,7 @@ class LivePanel:
         title: str = "",
         columns: int = 2,
         idle: Callable[[dict], Mapping[str, str]] | None = None,
+        compile_notice: Callable[[], str | None] | None = None,
     ):
         self.controls = dict(controls)
         self.update = update
@@ -249,7 +267,16 @@ class LivePanel:
         parts += [grid, *(f.widget if isinstance(f, LiveFigure) else f for f in self.figures), self.status]
         self.widget = widgets.VBox(parts, layout=widgets.Layout(width="100%"))
         self.widget.add_class("simcore-live-panel")
+        self.compile_note = compile_notice() if compile_notice else None
+        shown = None
+        if self.compile_note:
+            self.status.value = f"<span style='color:#777'>{html.escape(self.compile_note)}</span>"
+            shown = _show_transient(self.compile_note)
         self.refresh()
+        if shown is not None:
+            from IPython.display import HTML
+
+            shown.update(HTML(""))
 
     def values(self) -> dict:
         """Return the controls' current values by name."""

@@ -9,7 +9,7 @@ import importlib
 import sys
 import time
 
-__all__ = ["WARMERS", "warm_all", "progress_bar"]
+__all__ = ["WARMERS", "warm_all", "progress_bar", "packet_kernels_cached", "cold_notice", "PACKET_COMPILE_S"]
 
 # "module:function" entries, each a no-argument function that runs its model once on a tiny input.
 WARMERS: list[str] = [
@@ -51,6 +51,37 @@ def _warm_delay() -> None:
 
     for mode in ("1.0", "1.1", "1.2"):
         simulate_ideal(DelayParams(mode=mode))
+
+
+# Cold compile of the packet kernels on the project's 2-core reference machine, as measured by
+# benchmarks/bench_compile.py (rounded up); shown to a student whose first run will compile them.
+PACKET_COMPILE_S = 30
+
+
+def packet_kernels_cached() -> bool:
+    """Return True if numba's cache holds a compiled packet event loop (``simcore.packet._kernel.run``)
+    for the current sources, i.e. a first ``simulate`` will load it instead of compiling (for about
+    ``PACKET_COMPILE_S`` seconds). Never raises: when numba's cache cannot be read, returns False."""
+    try:
+        from simcore.packet._kernel import run
+
+        if run.signatures:  # compiled (or loaded) in this process already
+            return True
+        return bool(run._cache._cache_file._load_index())  # numba's index: empty if absent or stale
+    except Exception:  # numba internals moved: say "cold" rather than fail a panel
+        return False
+
+
+def cold_notice(kernels: str = "packet") -> str | None:
+    """Return the notice a panel shows before its first run when ``kernels`` are not compiled yet on this
+    machine ("compiling, first run on this machine, about N s"), or None when they are cached."""
+    check = {"packet": (packet_kernels_cached, PACKET_COMPILE_S)}
+    if kernels not in check:
+        raise ValueError(f"kernels={kernels!r} is not allowed: must be one of {sorted(check)}")
+    cached, seconds = check[kernels]
+    if cached():
+        return None
+    return f"Compiling the simulator, first run on this machine, about {seconds} s (later runs start at once)."
 
 
 def progress_bar(done: int, total: int, width: int = 24) -> str:

@@ -23,3 +23,47 @@ def test_progress_bar_fills_in_proportion():
     assert progress_bar(0, 8, width=8) == "[--------]  0/8"
     assert progress_bar(3, 8, width=8) == "[###-----]  3/8"
     assert progress_bar(8, 8, width=8) == "[########]  8/8"
+
+
+def test_a_cold_packet_cache_is_detected_and_named(tmp_path):
+    # a fresh, empty numba cache: nothing compiled yet, so the notice says so (checked in a subprocess,
+    # which imports simcore.packet but compiles nothing)
+    import os
+    import subprocess
+    import sys
+
+    code = ("from simcore.warm import cold_notice, packet_kernels_cached;"
+            "print(packet_kernels_cached()); print(cold_notice('packet'))")
+    out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out[0] == "False"
+    assert "first run on this machine, about" in out[1] and " s" in out[1]
+
+
+def test_a_warm_packet_cache_gives_no_notice():
+    import pytest
+
+    from simcore.packet import LinkParams, TcpParams, bulk_scenario, chain, simulate
+    from simcore.warm import cold_notice, packet_kernels_cached
+
+    simulate(bulk_scenario(chain(1, LinkParams()), [(0, 1)], TcpParams(), duration_s=0.1))
+    assert packet_kernels_cached() and cold_notice("packet") is None
+    with pytest.raises(ValueError, match="kernels"):
+        cold_notice("quantum")
+
+
+def test_live_panel_shows_the_compile_notice_until_its_first_run_ends(monkeypatch):
+    import ipywidgets as widgets
+
+    import simcore.plotting as plotting
+    from simcore.plotting import LivePanel
+
+    status = widgets.HTML()
+    monkeypatch.setattr(plotting.widgets, "HTML", lambda value="": status)  # the panel's status line
+    seen = []
+    panel = LivePanel({"x": widgets.IntSlider(value=1)}, lambda values: seen.append(status.value) or "done", [],
+                      compile_notice=lambda: "compiling, about 9 s")
+    assert "compiling, about 9 s" in seen[0]  # shown while the first run (the compile) goes on
+    assert "compiling" not in panel.status.value and "done" in panel.status.value
+    assert panel.compile_note == "compiling, about 9 s"
+    assert LivePanel({"x": widgets.IntSlider()}, lambda v: None, [], compile_notice=lambda: None).compile_note is None

@@ -11,6 +11,7 @@ the "delay" chapter).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -20,6 +21,7 @@ from simcore.chapters.capture_button import CaptureButton, attach
 from simcore.delay.tcp_view import TCP_MODES, TcpPageParams, TcpPageResult, compare_modes, simulate_page_tcp
 from simcore.packet.plots import space_time_figure
 from simcore.plotting import LivePanel, color_for, dropdown, new_figure, slider_from_range
+from simcore.warm import cold_notice
 
 __all__ = ["UP_NAME", "DOWN_NAME", "SLIDER_RANGES", "REFERENCE", "REFERENCE_SEED", "panel_params",
            "make_panel", "capture_name", "merged_space_time", "reference_rows", "reference_text", "rtt_sweep_figure",
@@ -198,7 +200,8 @@ def make_panel(params: TcpPageParams | None = None, seed: int = REFERENCE_SEED) 
         _update_diagram(diagram, last["result"])
         return _status(now, rows)
 
-    panel = LivePanel(controls, update, [bars, diagram], title="Part 2: the same page over real TCP")
+    panel = LivePanel(controls, update, [bars, diagram], title="Part 2: the same page over real TCP",
+                      compile_notice=functools.partial(cold_notice, "packet"))
     attach(panel, CaptureButton(lambda: last["result"].packet if last else None,
                                 lambda: capture_name(last["params"], seed),
                                 ((CAPTURE_CLIENT, (None, "sender")),)))

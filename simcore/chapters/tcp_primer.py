@@ -10,6 +10,7 @@ of every bucket) so the front end gets at most ``MAX_POINTS`` points per trace. 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import ipywidgets as widgets
@@ -32,6 +33,7 @@ from simcore.packet import (
 )
 from simcore.plotting import LivePanel, color_for, downsample_indices, dropdown, float_slider, int_slider, new_figure
 from simcore.rng import check_seed
+from simcore.warm import cold_notice
 
 __all__ = ["PrimerSetting", "MAX_POINTS", "RWND_CHOICES", "downsample_indices", "run", "clip_window",
            "plot_data", "predictions", "make_panel", "capture_name", "figures", "warm"]
@@ -287,7 +289,7 @@ def make_panel(setting: PrimerSetting | None = None) -> LivePanel:
         return {"seed": "with no random loss nothing in this run is random, so the seed changes nothing"}
 
     panel = LivePanel(controls, update, list(figs), title="Bulk TCP flows through a drop-tail bottleneck",
-                      columns=3, idle=idle)
+                      columns=3, idle=idle, compile_notice=functools.partial(cold_notice, "packet"))
     attach(panel, CaptureButton(lambda: last.get("res"), lambda: capture_name(last["setting"]), CAPTURE_POINTS))
     return panel
 

@@ -30,62 +30,16 @@ from simcore.engine import heap_insert
 
 from ._layout import (
     EV_ARRIVE,
-    L_BMAX,
-    L_BYTES_TX,
-    L_DROP_P1,
-    L_DROP_PTR,
-    L_FLU_DROP,
-    L_FLU_IN,
-    L_FLU_NEXT,
-    L_FLU_P1,
-    L_FLU_PKT,
-    L_FLU_PTR,
-    L_FREE_AT,
-    L_HAS_FLUID,
-    L_HDR,
-    L_LOSS,
-    L_LOSS_ARRIVAL,
-    L_N_DROP_L,
-    L_N_DROP_Q,
-    L_N_OFFERED,
-    L_N_TX,
-    L_PKT_RATE,
-    L_PKT_T,
-    L_PROP,
-    L_QBYTES,
-    L_QLIM,
-    L_QLIM_BYTES,
-    L_RATE,
-    L_RING_BASE,
-    L_RING_CAP,
-    L_RING_HEAD,
-    L_RING_N,
-    L_T_LAST,
-    L_W,
     OVF_HEAP,
     OVF_PKTTR,
     OVF_POOL,
     OVF_QTR,
     OVF_RING,
     OVF_ROWS,
-    P_ACK,
-    P_CONN,
-    P_DIR,
-    P_FLAGS,
-    P_IPBYTES,
-    P_SACK,
-    P_SEQ,
-    P_SEQLEN,
-    P_UID,
-    ST_DROP_L,
-    ST_DROP_Q,
-    ST_FLAGS,
-    ST_FREE_N,
-    ST_N_PKTTR,
-    ST_N_QTR,
-    ST_TRACE,
+    ROWS_SEG,
     TR_DROP_LOSS,
     TR_DROP_QUEUE,
+    TR_SEND,
     TRP_SACK,
 )
 
@@ -96,12 +50,12 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def push(ht, hs, hk, ha, hm, st, t, k, a):
+def push(S, t, k, a):
     """Push event (t, k, a) into the preallocated heap; set the heap-full flag instead of growing."""
-    if hm[0] >= ht.shape[0]:
-        st[ST_FLAGS] |= OVF_HEAP
+    if S.heap_m[0] >= S.heap_t.shape[0]:
+        S.st[0].flags |= OVF_HEAP
         return
-    heap_insert(ht, hs, hk, ha, hm, t, k, a)
+    heap_insert(S.heap_t, S.heap_s, S.heap_k, S.heap_a, S.heap_m, t, k, a)
 
 
 @njit(cache=True, _nrt=False)
@@ -116,294 +70,354 @@ def uniform(rng, i):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def alloc(pi, free, st):
-    """Return a free packet slot (its int row cleared), or -1 with the pool-full flag set."""
-    n = st[ST_FREE_N]
+def alloc(S):
+    """Return a free packet slot (its int fields cleared), or -1 with the pool-full flag set."""
+    st = S.st[0]
+    n = st.free_n
     if n == 0:
-        st[ST_FLAGS] |= OVF_POOL
+        st.flags |= OVF_POOL
         return -1
     n -= 1
-    st[ST_FREE_N] = n
-    p = free[n]
-    pi[p, :] = 0
+    st.free_n = n
+    p = S.pkt_free[n]
+    r = S.pkt[p]
+    r.conn = 0
+    r.dir = 0
+    r.seq = 0
+    r.seqlen = 0
+    r.payload = 0
+    r.flags = 0
+    r.ack = 0
+    r.path = 0
+    r.hop = 0
+    r.ipbytes = 0
+    r.uid = 0
+    for b in range(6):
+        r.sack[b] = 0
     return p
 
 
 @njit(cache=True, _nrt=False)
-def take_row(free, st, counter):
-    """Return a free row of a per-half table whose free list is ``free[:st[counter]]``; if none is free,
-    flag the run for a redo with one row per half and return row 0 (the aborted run is discarded)."""
-    n = st[counter]
+def take_row(S, table):
+    """Return a free row of a per-half table (``ROWS_SEG``: ``S.seg``, free list ``S.seg_free[:st.seg_free]``;
+    ``ROWS_OOO``: ``S.ooo``); if none is free, flag the run for a redo with one row per half and return
+    row 0 (the aborted run is discarded)."""
+    st = S.st[0]
+    n = st.seg_free if table == ROWS_SEG else st.ooo_free
     if n == 0:
-        st[ST_FLAGS] |= OVF_ROWS
+        st.flags |= OVF_ROWS
         return 0
-    st[counter] = n - 1
-    return free[n - 1]
+    if table == ROWS_SEG:
+        st.seg_free = n - 1
+        return S.seg_free[n - 1]
+    st.ooo_free = n - 1
+    return S.ooo_free[n - 1]
 
 
 @njit(cache=True, _nrt=False)
-def give_row(free, st, counter, row):
-    """Return ``row`` to its table's free list."""
-    free[st[counter]] = row
-    st[counter] += 1
+def give_row(S, table, row):
+    """Return ``row`` to its table's free list (``table``: ``ROWS_SEG`` or ``ROWS_OOO``)."""
+    st = S.st[0]
+    if table == ROWS_SEG:
+        S.seg_free[st.seg_free] = row
+        st.seg_free += 1
+    else:
+        S.ooo_free[st.ooo_free] = row
+        st.ooo_free += 1
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def release(free, st, p):
+def release(S, p):
     """Return packet slot ``p`` to the pool."""
-    free[st[ST_FREE_N]] = p
-    st[ST_FREE_N] += 1
+    st = S.st[0]
+    S.pkt_free[st.free_n] = p
+    st.free_n += 1
 
 
 @njit(cache=True, _nrt=False)
-def trace_pkt(trp, st, t, kind, pi, p, link):
+def trace_pkt(S, t, kind, p, link):
     """Append one packet event (t, kind, uid, conn, dir, seq, seqlen, ack, flags, link, 3 SACK blocks) to the
     trace."""
-    n = st[ST_N_PKTTR]
+    st = S.st[0]
+    trp = S.tr_pkt
+    pkt = S.pkt
+    n = st.n_pkttr
     if n >= trp.shape[0]:  # keep counting so that the rerun can size the trace exactly
-        st[ST_FLAGS] |= OVF_PKTTR
-        st[ST_N_PKTTR] = n + 1
+        st.flags |= OVF_PKTTR
+        st.n_pkttr = n + 1
         return
     trp[n, 0] = t
     trp[n, 1] = kind
-    trp[n, 2] = pi[p, P_UID]
-    trp[n, 3] = pi[p, P_CONN]
-    trp[n, 4] = pi[p, P_DIR]
-    trp[n, 5] = pi[p, P_SEQ]
-    trp[n, 6] = pi[p, P_SEQLEN]
-    trp[n, 7] = pi[p, P_ACK]
-    trp[n, 8] = pi[p, P_FLAGS]
+    trp[n, 2] = pkt[p].uid
+    trp[n, 3] = pkt[p].conn
+    trp[n, 4] = pkt[p].dir
+    trp[n, 5] = pkt[p].seq
+    trp[n, 6] = pkt[p].seqlen
+    trp[n, 7] = pkt[p].ack
+    trp[n, 8] = pkt[p].flags
     trp[n, 9] = link
     for b in range(6):
-        trp[n, TRP_SACK + b] = pi[p, P_SACK + b]
-    st[ST_N_PKTTR] = n + 1
+        trp[n, TRP_SACK + b] = pkt[p].sack[b]
+    st.n_pkttr = n + 1
 
 
 @njit(cache=True, _nrt=False)
-def trace_queue(trq, st, t, link, npk, nbytes):
+def trace_queue(S, t, link, npk, nbytes):
     """Append one queue sample (t, link, packets, bytes) to the trace."""
-    n = st[ST_N_QTR]
+    st = S.st[0]
+    trq = S.tr_queue
+    n = st.n_qtr
     if n >= trq.shape[0]:
-        st[ST_FLAGS] |= OVF_QTR
-        st[ST_N_QTR] = n + 1
+        st.flags |= OVF_QTR
+        st.n_qtr = n + 1
         return
     trq[n, 0] = t
     trq[n, 1] = link
     trq[n, 2] = npk
     trq[n, 3] = nbytes
-    st[ST_N_QTR] = n + 1
+    st.n_qtr = n + 1
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def link_drain(li, lf, rdep, rbytes, lnk, t):
+def inject(S, p, path, t):
+    """Send packet ``p`` (its header fields set by its transport) from the first link of route ``path``
+    (``S.path_ptr``/``S.path_links``) at time ``t``: number it, stamp it, trace it, enqueue it."""
+    st = S.st[0]
+    r = S.pkt[p]
+    r.path = path
+    r.hop = 0
+    r.uid = st.uid
+    st.uid += 1
+    st.created += 1
+    r.t_sent = t
+    lnk = S.path_links[S.path_ptr[path]]
+    if st.trace == 1:
+        trace_pkt(S, t, TR_SEND, p, lnk)
+    link_enqueue(S, lnk, p, t)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def link_drain(S, lnk, t):
     """Forget the packets of link ``lnk`` whose transmission has ended by time ``t``."""
-    cap = li[lnk, L_RING_CAP]
-    base = li[lnk, L_RING_BASE]
-    head = li[lnk, L_RING_HEAD]
-    n = li[lnk, L_RING_N]
-    while n > 0 and rdep[base + head] <= t:
-        lf[lnk, L_QBYTES] -= rbytes[base + head]
+    link = S.link
+    ring = S.ring
+    cap = link[lnk].ring_cap
+    base = link[lnk].ring_base
+    head = link[lnk].ring_head
+    n = link[lnk].ring_n
+    while n > 0 and ring[base + head].dep <= t:
+        link[lnk].qbytes -= ring[base + head].nbytes
         head += 1
         if head == cap:
             head = 0
         n -= 1
-    li[lnk, L_RING_HEAD] = head
-    li[lnk, L_RING_N] = n
+    link[lnk].ring_head = head
+    link[lnk].ring_n = n
     if n == 0:
-        lf[lnk, L_QBYTES] = 0.0
+        link[lnk].qbytes = 0.0
 
 
 @njit(cache=True, _nrt=False)
-def fluid_advance(li, lf, flu_t, flu_r, lnk, t):
+def fluid_advance(S, lnk, t):
     """Advance the unfinished work W of fluid link ``lnk`` to time ``t`` through the rate pieces."""
-    w = lf[lnk, L_W]
-    tl = lf[lnk, L_T_LAST]
-    c = lf[lnk, L_RATE]
-    bmax = lf[lnk, L_BMAX]
-    p = li[lnk, L_FLU_PTR]
-    p1 = li[lnk, L_FLU_P1]
+    link = S.link
+    fluid = S.fluid
+    w = link[lnk].w
+    tl = link[lnk].t_last
+    c = link[lnk].rate_Bps
+    bmax = link[lnk].bmax
+    p = link[lnk].flu_ptr
+    p1 = link[lnk].flu_p1
     while tl < t:
         tend = t
-        if p + 1 < p1 and flu_t[p + 1] < t:
-            tend = flu_t[p + 1]
+        if p + 1 < p1 and fluid[p + 1].t < t:
+            tend = fluid[p + 1].t
         dt = tend - tl
-        b = flu_r[p]
-        lf[lnk, L_FLU_IN] += b * dt
+        b = fluid[p].rate
+        link[lnk].flu_in += b * dt
         w += (b - c) * dt
         if w < 0.0:
             w = 0.0
         elif w > bmax:
-            lf[lnk, L_FLU_DROP] += w - bmax
+            link[lnk].flu_drop += w - bmax
             w = bmax
         tl = tend
-        if p + 1 < p1 and flu_t[p + 1] <= tl:
+        if p + 1 < p1 and fluid[p + 1].t <= tl:
             p += 1
-    lf[lnk, L_W] = w
-    lf[lnk, L_T_LAST] = tl
-    li[lnk, L_FLU_PTR] = p
+    link[lnk].w = w
+    link[lnk].t_last = tl
+    link[lnk].flu_ptr = p
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def ring_append(li, lf, rdep, rbytes, lnk, n, qb, dep, size):
+def ring_append(S, lnk, n, qb, dep, size):
     """Queue ``size`` bytes departing at ``dep`` (s) at the tail of link ``lnk``'s ring, which held ``n``
     items and ``qb`` bytes, and keep the transmitter busy until ``dep``. Returns nothing."""
-    lf[lnk, L_FREE_AT] = dep
-    slot = li[lnk, L_RING_HEAD] + n
-    if slot >= li[lnk, L_RING_CAP]:
-        slot -= li[lnk, L_RING_CAP]
-    slot += li[lnk, L_RING_BASE]
-    rdep[slot] = dep
-    rbytes[slot] = size
-    li[lnk, L_RING_N] = n + 1
-    lf[lnk, L_QBYTES] = qb + size
+    link = S.link
+    ring = S.ring
+    link[lnk].free_at = dep
+    slot = link[lnk].ring_head + n
+    if slot >= link[lnk].ring_cap:
+        slot -= link[lnk].ring_cap
+    slot += link[lnk].ring_base
+    ring[slot].dep = dep
+    ring[slot].nbytes = size
+    link[lnk].ring_n = n + 1
+    link[lnk].qbytes = qb + size
 
 
 @njit(cache=True, _nrt=False)
-def fluid_chunks(li, lf, rdep, rbytes, flu_t, flu_r, lnk, t):
+def fluid_chunks(S, lnk, t):
     """Admit the fluid chunks of link ``lnk`` due by time ``t`` into its buffer (drop-tail, like packets).
 
     Each chunk is ``packet_bytes`` of background arriving at the current fluid rate; it occupies the
     buffer and the transmitter like a packet but is never an event and never leaves the link."""
-    nxt = lf[lnk, L_FLU_NEXT]
+    link = S.link
+    fluid = S.fluid
+    nxt = link[lnk].flu_next
     if nxt > t:
         return
-    size = lf[lnk, L_FLU_PKT]
-    rate = lf[lnk, L_RATE]
-    p = li[lnk, L_FLU_PTR]
-    p1 = li[lnk, L_FLU_P1]
-    qlim_b = li[lnk, L_QLIM_BYTES]
+    size = link[lnk].flu_pkt
+    rate = link[lnk].rate_Bps
+    p = link[lnk].flu_ptr
+    p1 = link[lnk].flu_p1
+    qlim_b = link[lnk].qlim_bytes
     while nxt <= t:
-        while p + 1 < p1 and flu_t[p + 1] <= nxt:
+        while p + 1 < p1 and fluid[p + 1].t <= nxt:
             p += 1
-        b = flu_r[p]
+        b = fluid[p].rate
         if b <= 0.0:
-            nxt = flu_t[p + 1] if p + 1 < p1 else np.inf
+            nxt = fluid[p + 1].t if p + 1 < p1 else np.inf
             continue
-        link_drain(li, lf, rdep, rbytes, lnk, nxt)
-        n = li[lnk, L_RING_N]
-        qb = lf[lnk, L_QBYTES]
-        lf[lnk, L_FLU_IN] += size
-        if n + 1 > li[lnk, L_QLIM] or (qlim_b > 0 and qb + size > qlim_b):
-            lf[lnk, L_FLU_DROP] += size
+        link_drain(S, lnk, nxt)
+        n = link[lnk].ring_n
+        qb = link[lnk].qbytes
+        link[lnk].flu_in += size
+        if n + 1 > link[lnk].qlim or (qlim_b > 0 and qb + size > qlim_b):
+            link[lnk].flu_drop += size
         else:
-            start = lf[lnk, L_FREE_AT]
+            start = link[lnk].free_at
             if start < nxt:
                 start = nxt
-            ring_append(li, lf, rdep, rbytes, lnk, n, qb, start + size / rate, size)
+            ring_append(S, lnk, n, qb, start + size / rate, size)
         nxt += size / b
-    li[lnk, L_FLU_PTR] = p
-    lf[lnk, L_FLU_NEXT] = nxt
+    link[lnk].flu_ptr = p
+    link[lnk].flu_next = nxt
 
 
 @njit(cache=True, _nrt=False)
-def link_occupancy(li, lf, lnk):
+def link_occupancy(S, lnk):
     """Return (packets, bytes) in link ``lnk``'s buffer after the last drain (fluid backlog included)."""
-    if li[lnk, L_HAS_FLUID] == 1:
-        return li[lnk, L_RING_N], max(lf[lnk, L_W], lf[lnk, L_QBYTES])
-    return li[lnk, L_RING_N], lf[lnk, L_QBYTES]
+    link = S.link
+    if link[lnk].has_fluid == 1:
+        return link[lnk].ring_n, max(link[lnk].w, link[lnk].qbytes)
+    return link[lnk].ring_n, link[lnk].qbytes
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _loss_strikes(li, lf, rng, drops, lnk, offered):
+def _loss_strikes(S, lnk, offered):
     """Return True if the ``offered``-th packet offered to link ``lnk`` is lost: named in its
     drop_sequence, or drawn lost from its stream (drawn only when not named)."""
-    dp = li[lnk, L_DROP_PTR]
-    if dp < li[lnk, L_DROP_P1] and drops[dp] == offered:
-        li[lnk, L_DROP_PTR] = dp + 1
+    link = S.link
+    dp = link[lnk].drop_ptr
+    if dp < link[lnk].drop_p1 and S.drops[dp] == offered:
+        link[lnk].drop_ptr = dp + 1
         return True
-    loss = lf[lnk, L_LOSS]
-    return loss > 0.0 and uniform(rng, lnk) < loss
+    loss = link[lnk].loss
+    return loss > 0.0 and uniform(S.rng, lnk) < loss
 
 
 @njit(cache=True, _nrt=False)
-def _drop_lost(li, st, trp, pi, free, p, lnk, t):
-    li[lnk, L_N_DROP_L] += 1
-    st[ST_DROP_L] += 1
-    if st[ST_TRACE] == 1:
-        trace_pkt(trp, st, t, TR_DROP_LOSS, pi, p, lnk)
-    release(free, st, p)
+def _drop_lost(S, p, lnk, t):
+    S.link[lnk].n_drop_l += 1
+    st = S.st[0]
+    st.drop_l += 1
+    if st.trace == 1:
+        trace_pkt(S, t, TR_DROP_LOSS, p, lnk)
+    release(S, p)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def link_enqueue(li, lf, rdep, rbytes, rng, flu_t, flu_r, pi, free, st, trp, trq,
-                 ht, hs, hk, ha, hm, drops, lnk, p, t):
+def link_enqueue(S, lnk, p, t):
     """Offer packet ``p`` to link ``lnk`` at time ``t``: drop it (queue full or random loss) or schedule
     its arrival at the far end. Returns 1 if the packet was accepted and not lost, else 0. A random
     loss strikes on arrival (traced at ``t``) or after transmission (traced at its departure)."""
-    offered = li[lnk, L_N_OFFERED]
-    li[lnk, L_N_OFFERED] = offered + 1
-    arrival_loss = li[lnk, L_LOSS_ARRIVAL] == 1
-    if arrival_loss and _loss_strikes(li, lf, rng, drops, lnk, offered):
-        _drop_lost(li, st, trp, pi, free, p, lnk, t)
+    link = S.link
+    st = S.st[0]
+    offered = link[lnk].n_offered
+    link[lnk].n_offered = offered + 1
+    arrival_loss = link[lnk].loss_arrival == 1
+    if arrival_loss and _loss_strikes(S, lnk, offered):
+        _drop_lost(S, p, lnk, t)
         return 0
-    if li[lnk, L_HAS_FLUID] == 2:
-        fluid_chunks(li, lf, rdep, rbytes, flu_t, flu_r, lnk, t)
-    link_drain(li, lf, rdep, rbytes, lnk, t)
-    fluid = li[lnk, L_HAS_FLUID] == 1
-    if fluid:
-        fluid_advance(li, lf, flu_t, flu_r, lnk, t)
-    size = pi[p, P_IPBYTES] + li[lnk, L_HDR]
-    n = li[lnk, L_RING_N]
-    qb = lf[lnk, L_QBYTES]
-    tracing = st[ST_TRACE] == 1
+    if link[lnk].has_fluid == 2:
+        fluid_chunks(S, lnk, t)
+    link_drain(S, lnk, t)
+    cont = link[lnk].has_fluid == 1
+    if cont:
+        fluid_advance(S, lnk, t)
+    size = S.pkt[p].ipbytes + link[lnk].hdr
+    n = link[lnk].ring_n
+    qb = link[lnk].qbytes
+    tracing = st.trace == 1
     if tracing:
-        npk, nb = link_occupancy(li, lf, lnk)
-        trace_queue(trq, st, t, lnk, npk, nb)
+        npk, nb = link_occupancy(S, lnk)
+        trace_queue(S, t, lnk, npk, nb)
     full = False
-    if fluid:
-        w = lf[lnk, L_W]
+    if cont:
+        w = link[lnk].w
         fb = w - qb
         if fb < 0.0:
             fb = 0.0
-        a_rate = lf[lnk, L_PKT_RATE] * math.exp(-(t - lf[lnk, L_PKT_T]) / _RATE_TAU_S) + size / _RATE_TAU_S
-        lf[lnk, L_PKT_RATE] = a_rate
-        lf[lnk, L_PKT_T] = t
-        if n + 1 + fb / lf[lnk, L_FLU_PKT] > li[lnk, L_QLIM] + 1e-9:
+        a_rate = link[lnk].pkt_rate * math.exp(-(t - link[lnk].pkt_t) / _RATE_TAU_S) + size / _RATE_TAU_S
+        link[lnk].pkt_rate = a_rate
+        link[lnk].pkt_t = t
+        if n + 1 + fb / link[lnk].flu_pkt > link[lnk].qlim + 1e-9:
             full = True
-        if li[lnk, L_QLIM_BYTES] > 0 and w + size > li[lnk, L_QLIM_BYTES]:
+        if link[lnk].qlim_bytes > 0 and w + size > link[lnk].qlim_bytes:
             full = True
-        if full and fb > 0.0 and n + 1 <= li[lnk, L_QLIM]:
+        if full and fb > 0.0 and n + 1 <= link[lnk].qlim:
             # buffer full of fluid: drop packets and fluid alike with p = 1 - C / (B + A)
-            b_rate = flu_r[li[lnk, L_FLU_PTR]]
-            p_drop = 1.0 - lf[lnk, L_RATE] / (b_rate + a_rate)
-            if p_drop < 0.0 or uniform(rng, lnk) >= p_drop:
+            b_rate = S.fluid[link[lnk].flu_ptr].rate
+            p_drop = 1.0 - link[lnk].rate_Bps / (b_rate + a_rate)
+            if p_drop < 0.0 or uniform(S.rng, lnk) >= p_drop:
                 full = False
     else:
-        if n + 1 > li[lnk, L_QLIM]:
+        if n + 1 > link[lnk].qlim:
             full = True
-        if li[lnk, L_QLIM_BYTES] > 0 and qb + size > li[lnk, L_QLIM_BYTES]:
+        if link[lnk].qlim_bytes > 0 and qb + size > link[lnk].qlim_bytes:
             full = True
-    if not full and n >= li[lnk, L_RING_CAP]:  # the ring was sized by a traffic bound that did not hold
-        st[ST_FLAGS] |= OVF_RING
-        release(free, st, p)
+    if not full and n >= link[lnk].ring_cap:  # the ring was sized by a traffic bound that did not hold
+        st.flags |= OVF_RING
+        release(S, p)
         return 0
     if full:
-        li[lnk, L_N_DROP_Q] += 1
-        st[ST_DROP_Q] += 1
+        link[lnk].n_drop_q += 1
+        st.drop_q += 1
         if tracing:
-            trace_pkt(trp, st, t, TR_DROP_QUEUE, pi, p, lnk)
-        release(free, st, p)
+            trace_pkt(S, t, TR_DROP_QUEUE, p, lnk)
+        release(S, p)
         return 0
-    rate = lf[lnk, L_RATE]
-    if fluid:
-        w = lf[lnk, L_W] + size
-        lf[lnk, L_W] = w
+    rate = link[lnk].rate_Bps
+    if cont:
+        w = link[lnk].w + size
+        link[lnk].w = w
         dep = t + w / rate
     else:
-        start = lf[lnk, L_FREE_AT]
+        start = link[lnk].free_at
         if start < t:
             start = t
         dep = start + size / rate
-    ring_append(li, lf, rdep, rbytes, lnk, n, qb, dep, size)
-    li[lnk, L_N_TX] += 1
-    lf[lnk, L_BYTES_TX] += size
+    ring_append(S, lnk, n, qb, dep, size)
+    link[lnk].n_tx += 1
+    link[lnk].bytes_tx += size
     if tracing:
-        npk, nb = link_occupancy(li, lf, lnk)
-        trace_queue(trq, st, t, lnk, npk, nb)
-    if not arrival_loss and _loss_strikes(li, lf, rng, drops, lnk, offered):
-        _drop_lost(li, st, trp, pi, free, p, lnk, dep)
+        npk, nb = link_occupancy(S, lnk)
+        trace_queue(S, t, lnk, npk, nb)
+    if not arrival_loss and _loss_strikes(S, lnk, offered):
+        _drop_lost(S, p, lnk, dep)
         return 0
-    push(ht, hs, hk, ha, hm, st, dep + lf[lnk, L_PROP], EV_ARRIVE, p)
+    push(S, dep + link[lnk].prop_s, EV_ARRIVE, p)
     return 1
 
 
@@ -421,4 +435,5 @@ __all__ = [
     "fluid_chunks",
     "link_occupancy",
     "link_enqueue",
+    "inject",
 ]

@@ -1,7 +1,7 @@
 """Numba TCP sender: RFC 5681 / 6582 / 6675 loss recovery, RFC 3042 Limited Transmit, RFC 6298 timer
-(receiver: ``_tcp_recv``).
+(receiver: ``_tcp_recv``; events: ``_tcp_events``; RTT/RTO estimator: ``_rtt``).
 
-Every function takes the state tuple ``X`` (see ``_layout``) and a half index ``h``. Sequence numbers
+Every function takes the state ``S`` (a ``_layout.State``) and a half index ``h``. Sequence numbers
 start at 0 with the SYN; data starts at 1; the FIN takes one number after the data and rides on the last
 data segment when it is queued before that segment leaves (else it goes alone). Segments keep their
 boundaries when retransmitted (the sender's scoreboard is a ring of sent segments per half).
@@ -16,117 +16,86 @@ import math
 from numba import njit
 
 from . import _layout as L
-from ._link import alloc, give_row, link_enqueue, push, take_row, trace_pkt
-from ._tcp_recv import fill_sack
+from ._link import alloc, give_row, inject, take_row
+from ._ooo import ooo_report
+from ._rtt import rto_after_syn_timeout, rto_arm, rto_backoff, rtt_sample
 
 _INF = math.inf
 
 
 @njit(cache=True, _nrt=False)
-def trace_tcp(X, h, t, ev):
+def trace_tcp(S, h, t, ev):
     """Append (t, half, cwnd, ssthresh, srtt, rto, snd_una, snd_nxt, ev) to the TCP trace when tracing.
 
     ``ev``: 0 new ACK, 1 duplicate ACK, 2 timeout, 3 connection opened."""
-    st = X[L.X_ST]
-    if st[L.ST_TRACE] == 0:
+    st = S.st[0]
+    if st.trace == 0:
         return
-    trt = X[L.X_TRT]
-    n = st[L.ST_N_TCPTR]
+    trt = S.tr_tcp
+    n = st.n_tcptr
     if n >= trt.shape[0]:
-        st[L.ST_FLAGS] |= L.OVF_TCPTR
-        st[L.ST_N_TCPTR] = n + 1
+        st.flags |= L.OVF_TCPTR
+        st.n_tcptr = n + 1
         return
-    hi = X[L.X_HI]
-    hf = X[L.X_HF]
+    half = S.half
     trt[n, 0] = t
     trt[n, 1] = h
-    trt[n, 2] = hf[h, L.HF_CWND]
-    trt[n, 3] = hf[h, L.HF_SSTHRESH]
-    trt[n, 4] = hf[h, L.HF_SRTT]
-    trt[n, 5] = hf[h, L.HF_RTO]
-    trt[n, 6] = hi[h, L.H_SND_UNA]
-    trt[n, 7] = hi[h, L.H_SND_NXT]
+    trt[n, 2] = half[h].cwnd
+    trt[n, 3] = half[h].ssthresh
+    trt[n, 4] = half[h].srtt
+    trt[n, 5] = half[h].rto
+    trt[n, 6] = half[h].snd_una
+    trt[n, 7] = half[h].snd_nxt
     trt[n, 8] = ev
-    st[L.ST_N_TCPTR] = n + 1
+    st.n_tcptr = n + 1
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def rto_arm(X, h, t):
-    """(Re)start the retransmission timer of half ``h`` to fire at t + RTO."""
-    hi = X[L.X_HI]
-    hf = X[L.X_HF]
-    dl = t + hf[h, L.HF_RTO]
-    tick = X[L.X_CPF][h >> 1, L.C_TICK_S]
-    if tick > 0.0:  # a timer of n ticks expires at the n-th tick of the clock after t (BSD slowtimo)
-        dl = (math.floor(t / tick) + math.ceil(hf[h, L.HF_RTO] / tick - 1e-9)) * tick
-    hf[h, L.HF_RTO_DEADLINE] = dl
-    if hi[h, L.H_RTO_EV] == 0 or hf[h, L.HF_RTO_EV_T] > dl:
-        hi[h, L.H_RTO_GEN] += 1
-        nh = hi.shape[0]
-        push(X[L.X_HT], X[L.X_HS], X[L.X_HK], X[L.X_HA], X[L.X_HM], X[L.X_ST], dl, L.EV_RTO,
-             hi[h, L.H_RTO_GEN] * nh + h)
-        hi[h, L.H_RTO_EV] = 1
-        hf[h, L.HF_RTO_EV_T] = dl
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def send_packet(X, h, t, flags, seq, seqlen, payload):
+def send_packet(S, h, t, flags, seq, seqlen, payload):
     """Build and send one packet of half ``h`` (with the piggybacked ACK of half h^1); return 1 if sent."""
-    hi = X[L.X_HI]
-    pi = X[L.X_PI]
-    st = X[L.X_ST]
-    p = alloc(pi, X[L.X_FREE], st)
+    half = S.half
+    pkt = S.pkt
+    p = alloc(S)
     if p < 0:
         return 0
     c = h >> 1
     r = h ^ 1
-    if hi[r, L.H_RCV_STARTED] == 1:
+    if half[r].rcv_started == 1:
         flags |= L.F_ACK
-        pi[p, L.P_ACK] = hi[r, L.H_RCV_NXT]
-        hi[r, L.H_ACK_OWED] = 0
-        hi[r, L.H_DACK_BYTES] = 0
-        if hi[r, L.H_DACK_ARMED] == 1:
-            hi[r, L.H_DACK_GEN] += 1
-            hi[r, L.H_DACK_ARMED] = 0
+        pkt[p].ack = half[r].rcv_nxt
+        half[r].ack_owed = 0
+        half[r].dack_bytes = 0
+        if half[r].dack_armed == 1:
+            half[r].dack_gen += 1
+            half[r].dack_armed = 0
     for b in range(3):
-        pi[p, L.P_SACK + 2 * b] = -1
-    if X[L.X_CPI][c, L.C_VARIANT] == L.V_SACK and hi[r, L.H_OOO_N] > 0:
-        fill_sack(X, r, p)
-    pi[p, L.P_CONN] = c
-    pi[p, L.P_DIR] = h & 1
-    pi[p, L.P_SEQ] = seq
-    pi[p, L.P_SEQLEN] = seqlen
-    pi[p, L.P_PAYLOAD] = payload
-    pi[p, L.P_FLAGS] = flags
-    pi[p, L.P_PATH] = h
-    pi[p, L.P_HOP] = 0
-    pi[p, L.P_IPBYTES] = payload + X[L.X_CPI][c, L.C_HDR]
-    pi[p, L.P_UID] = st[L.ST_UID]
-    st[L.ST_UID] += 1
-    st[L.ST_CREATED] += 1
-    X[L.X_PF][p, L.PF_T_SENT] = t
-    lnk = X[L.X_PATH_LINKS][X[L.X_PATH_PTR][h]]
-    if st[L.ST_TRACE] == 1:
-        trace_pkt(X[L.X_TRP], st, t, L.TR_SEND, pi, p, lnk)
-    link_enqueue(X[L.X_LI], X[L.X_LF], X[L.X_RDEP], X[L.X_RBYTES], X[L.X_RNG], X[L.X_FLU_T], X[L.X_FLU_R],
-                 pi, X[L.X_FREE], st, X[L.X_TRP], X[L.X_TRQ], X[L.X_HT], X[L.X_HS], X[L.X_HK], X[L.X_HA],
-                 X[L.X_HM], X[L.X_DROPS], lnk, p, t)
+        pkt[p].sack[2 * b] = -1
+    if S.conn[c].variant == L.V_SACK and half[r].ooo_n > 0:
+        ooo_report(S, r, p)
+    pkt[p].conn = c
+    pkt[p].dir = h & 1
+    pkt[p].seq = seq
+    pkt[p].seqlen = seqlen
+    pkt[p].payload = payload
+    pkt[p].flags = flags
+    pkt[p].ipbytes = payload + S.conn[c].hdr
+    inject(S, p, h, t)  # route h: the path of half h
     return 1
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def send_segment(X, h, off, t, retx):
+def send_segment(S, h, off, t, retx):
     """Send the segment at ring offset ``off`` of half ``h`` (a retransmission if ``retx``)."""
-    hi = X[L.X_HI]
-    cap = X[L.X_SEG_S].shape[1]
-    row = X[L.X_HI][h, L.H_SEG_ROW]
-    idx = hi[h, L.H_SEG_HEAD] + off
+    half = S.half
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    idx = half[h].seg_head + off
     if idx >= cap:
         idx -= cap
-    seg_f = X[L.X_SEG_F]
-    start = X[L.X_SEG_S][row, idx]
-    ln = X[L.X_SEG_L][row, idx]
-    g = seg_f[row, idx]
+    seg = S.seg
+    start = S.seg[row, idx].start
+    ln = S.seg[row, idx].len
+    g = seg[row, idx].flags
     flags = 0
     payload = ln
     if g & L.G_SYN:
@@ -137,83 +106,81 @@ def send_segment(X, h, off, t, retx):
         payload -= 1
     if retx:
         flags |= L.F_RETX
-        seg_f[row, idx] = g | L.G_RETX
-        hi[h, L.H_N_RETX] += 1
-        hi[h, L.H_RTT_SEQ] = -1  # Karn: no RTT sample while a retransmission is outstanding
-    hi[h, L.H_N_SEGS] += 1
-    X[L.X_HF][h, L.HF_LAST_SEND] = t
-    send_packet(X, h, t, flags, start, ln, payload)
+        seg[row, idx].flags = g | L.G_RETX
+        half[h].n_retx += 1
+        half[h].rtt_seq = -1  # Karn: no RTT sample while a retransmission is outstanding
+    half[h].n_segs += 1
+    S.half[h].last_send = t
+    send_packet(S, h, t, flags, start, ln, payload)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _append_segment(X, h, start, ln, g):
-    hi = X[L.X_HI]
-    cap = X[L.X_SEG_S].shape[1]
-    row = X[L.X_HI][h, L.H_SEG_ROW]
-    n = hi[h, L.H_SEG_N]
-    idx = hi[h, L.H_SEG_HEAD] + n
+def _append_segment(S, h, start, ln, g):
+    half = S.half
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    n = half[h].seg_n
+    idx = half[h].seg_head + n
     if idx >= cap:
         idx -= cap
-    X[L.X_SEG_S][row, idx] = start
-    X[L.X_SEG_L][row, idx] = ln
-    X[L.X_SEG_F][row, idx] = g
-    X[L.X_SEG_E][row, idx] = -1
-    hi[h, L.H_SEG_N] = n + 1
+    S.seg[row, idx].start = start
+    S.seg[row, idx].len = ln
+    S.seg[row, idx].flags = g
+    S.seg[row, idx].epoch = -1
+    half[h].seg_n = n + 1
     return n
 
 
 @njit(cache=True, _nrt=False)
-def open_half(X, h, t):
+def open_half(S, h, t):
     """Start half ``h``: queue and send its SYN (a SYN-ACK at the server)."""
-    hi = X[L.X_HI]
-    hf = X[L.X_HF]
-    cpi = X[L.X_CPI]
-    cpf = X[L.X_CPF]
+    half = S.half
+    conn = S.conn
     c = h >> 1
-    hi[h, L.H_STATE] = L.S_SYN
-    hf[h, L.HF_CWND] = cpi[c, L.C_IW] * cpi[c, L.C_MSS]
-    hf[h, L.HF_SSTHRESH] = cpf[c, L.C_INIT_SSTHRESH]
-    hf[h, L.HF_RTO] = cpf[c, L.C_INIT_RTO]
-    hi[h, L.H_SEG_ROW] = take_row(X[L.X_SEG_FREE], X[L.X_ST], L.ST_SEG_FREE)
-    off = _append_segment(X, h, 0, 1, L.G_SYN)
-    hi[h, L.H_SND_NXT] = 1
-    hi[h, L.H_SND_MAX] = 1
-    hi[h, L.H_SEG_NXT] = 1
-    hi[h, L.H_RTT_SEQ] = 1
-    hf[h, L.HF_RTT_T0] = t
-    send_segment(X, h, off, t, False)
-    rto_arm(X, h, t)
+    half[h].state = L.S_SYN
+    half[h].cwnd = conn[c].iw * conn[c].mss
+    half[h].ssthresh = conn[c].init_ssthresh
+    half[h].rto = conn[c].init_rto
+    half[h].seg_row = take_row(S, L.ROWS_SEG)
+    off = _append_segment(S, h, 0, 1, L.G_SYN)
+    half[h].snd_nxt = 1
+    half[h].snd_max = 1
+    half[h].seg_nxt = 1
+    half[h].rtt_seq = 1
+    half[h].rtt_t0 = t
+    send_segment(S, h, off, t, False)
+    rto_arm(S, h, t)
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _window_ok(X, h, c, end, extra):
+def _window_ok(S, h, c, end, extra):
     """Return True if sending up to sequence ``end`` fits in cwnd + ``extra`` bytes and the receive window."""
-    hi = X[L.X_HI]
-    used = end - hi[h, L.H_SND_UNA]
-    return used <= X[L.X_HF][h, L.HF_CWND] + extra + 1e-9 and used <= X[L.X_CPI][c, L.C_RWND]
+    half = S.half
+    used = end - half[h].snd_una
+    return used <= S.half[h].cwnd + extra + 1e-9 and used <= S.conn[c].rwnd
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _limited_transmit_bytes(X, h, c):
+def _limited_transmit_bytes(S, h, c):
     """Return the bytes RFC 3042 lets half ``h`` send beyond cwnd now: one SMSS per duplicate ACK, up to
     DupThresh - 1 of them, outside loss recovery (0 when Limited Transmit is off)."""
-    hi = X[L.X_HI]
-    cpi = X[L.X_CPI]
-    if cpi[c, L.C_LIMITED_TX] == 0 or hi[h, L.H_IN_REC] == 1 or hi[h, L.H_DUPACKS] == 0:
+    half = S.half
+    conn = S.conn
+    if conn[c].limited_tx == 0 or half[h].in_rec == 1 or half[h].dupacks == 0:
         return 0
-    return min(hi[h, L.H_DUPACKS], cpi[c, L.C_DUPTHRESH] - 1) * cpi[c, L.C_MSS]
+    return min(half[h].dupacks, conn[c].dupthresh - 1) * conn[c].mss
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _new_segment_len(X, h, c):
+def _new_segment_len(S, h, c):
     """Return (data bytes, carries FIN) of the next new segment of half ``h``: up to SMSS of the data
     available, with the FIN if it is queued right after them (a bare FIN: (0, True)); (0, False) if none."""
-    hi = X[L.X_HI]
-    smax = hi[h, L.H_SND_MAX]
-    fin_seq = hi[h, L.H_FIN_SEQ]
-    avail = hi[h, L.H_WRITE_END] - smax
+    half = S.half
+    smax = half[h].snd_max
+    fin_seq = half[h].fin_seq
+    avail = half[h].write_end - smax
     if avail > 0:
-        mss = X[L.X_CPI][c, L.C_MSS]
+        mss = S.conn[c].mss
         ln = mss if avail > mss else avail
         return ln, fin_seq >= 0 and smax + ln == fin_seq
     if fin_seq >= 0 and smax == fin_seq:
@@ -222,74 +189,73 @@ def _new_segment_len(X, h, c):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _send_new(X, h, t, ln, fin):
+def _send_new(S, h, t, ln, fin):
     """Send a new segment of ``ln`` data bytes (plus the FIN if ``fin``) at snd_max."""
-    hi = X[L.X_HI]
-    start = hi[h, L.H_SND_MAX]
+    half = S.half
+    start = half[h].snd_max
     if fin:
         ln += 1
-    off = _append_segment(X, h, start, ln, L.G_FIN if fin else 0)
-    send_segment(X, h, off, t, False)
-    hi[h, L.H_SND_NXT] = start + ln
-    hi[h, L.H_SND_MAX] = start + ln
-    hi[h, L.H_SEG_NXT] = off + 1
-    if hi[h, L.H_RTT_SEQ] < 0:
-        hi[h, L.H_RTT_SEQ] = start + ln
-        X[L.X_HF][h, L.HF_RTT_T0] = t
-    if X[L.X_HF][h, L.HF_RTO_DEADLINE] == _INF:
-        rto_arm(X, h, t)
+    off = _append_segment(S, h, start, ln, L.G_FIN if fin else 0)
+    send_segment(S, h, off, t, False)
+    half[h].snd_nxt = start + ln
+    half[h].snd_max = start + ln
+    half[h].seg_nxt = off + 1
+    if half[h].rtt_seq < 0:
+        half[h].rtt_seq = start + ln
+        S.half[h].rtt_t0 = t
+    if S.half[h].rto_deadline == _INF:
+        rto_arm(S, h, t)
 
 
 @njit(cache=True, _nrt=False)
-def try_send(X, h, t):
+def try_send(S, h, t):
     """Send what the windows of half ``h`` allow (go-back-N after a timeout); return packets sent."""
-    hi = X[L.X_HI]
-    hf = X[L.X_HF]
-    cpi = X[L.X_CPI]
-    if hi[h, L.H_STATE] != L.S_EST:
+    half = S.half
+    conn = S.conn
+    if half[h].state != L.S_EST:
         return 0
     c = h >> 1
-    sack = cpi[c, L.C_VARIANT] == L.V_SACK
-    if sack and hi[h, L.H_IN_REC] == 1:
-        return _sack_send(X, h, t)
-    if (cpi[c, L.C_IDLE_RESTART] == 1 and hi[h, L.H_SND_MAX] == hi[h, L.H_SND_UNA]
-            and t - hf[h, L.HF_LAST_SEND] > hf[h, L.HF_RTO]):
-        rw = cpi[c, L.C_IW] * cpi[c, L.C_MSS]
-        if hf[h, L.HF_CWND] > rw:
-            hf[h, L.HF_CWND] = rw
-    cap = X[L.X_SEG_S].shape[1]
-    row = X[L.X_HI][h, L.H_SEG_ROW]
-    seg_l = X[L.X_SEG_L]
+    sack = conn[c].variant == L.V_SACK
+    if sack and half[h].in_rec == 1:
+        return _sack_send(S, h, t)
+    if (conn[c].idle_restart == 1 and half[h].snd_max == half[h].snd_una
+            and t - half[h].last_send > half[h].rto):
+        rw = conn[c].iw * conn[c].mss
+        if half[h].cwnd > rw:
+            half[h].cwnd = rw
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    seg = S.seg
     sent = 0
     while True:
-        off = hi[h, L.H_SEG_NXT]
-        if off < hi[h, L.H_SEG_N]:
-            idx = hi[h, L.H_SEG_HEAD] + off
+        off = half[h].seg_nxt
+        if off < half[h].seg_n:
+            idx = half[h].seg_head + off
             if idx >= cap:
                 idx -= cap
-            ln = seg_l[row, idx]
-            if sack and X[L.X_SEG_F][row, idx] & L.G_SACKED:
-                hi[h, L.H_SND_NXT] += ln
-                hi[h, L.H_SEG_NXT] = off + 1
+            ln = seg[row, idx].len
+            if sack and S.seg[row, idx].flags & L.G_SACKED:
+                half[h].snd_nxt += ln
+                half[h].seg_nxt = off + 1
                 continue
-            end = hi[h, L.H_SND_NXT] + ln
-            if not _window_ok(X, h, c, end, 0):
+            end = half[h].snd_nxt + ln
+            if not _window_ok(S, h, c, end, 0):
                 break
-            send_segment(X, h, off, t, True)
-            hi[h, L.H_SND_NXT] = end
-            hi[h, L.H_SEG_NXT] = off + 1
-            if hf[h, L.HF_RTO_DEADLINE] == _INF:
-                rto_arm(X, h, t)
+            send_segment(S, h, off, t, True)
+            half[h].snd_nxt = end
+            half[h].seg_nxt = off + 1
+            if half[h].rto_deadline == _INF:
+                rto_arm(S, h, t)
         else:
-            ln, fin = _new_segment_len(X, h, c)
-            if (ln == 0 and not fin) or hi[h, L.H_SEG_N] == cap:
+            ln, fin = _new_segment_len(S, h, c)
+            if (ln == 0 and not fin) or half[h].seg_n == cap:
                 break
-            end = hi[h, L.H_SND_MAX] + ln
-            if not _window_ok(X, h, c, end, 0):
-                if not _window_ok(X, h, c, end, _limited_transmit_bytes(X, h, c)):
+            end = half[h].snd_max + ln
+            if not _window_ok(S, h, c, end, 0):
+                if not _window_ok(S, h, c, end, _limited_transmit_bytes(S, h, c)):
                     break
-                hi[h, L.H_LT_BYTES] += ln
-            _send_new(X, h, t, ln, fin)
+                half[h].lt_bytes += ln
+            _send_new(S, h, t, ln, fin)
         sent += 1
     return sent
 
@@ -301,28 +267,28 @@ def _is_lost(cnt_above, bytes_above, thresh, mss):
 
 
 @njit(cache=True, _nrt=False)
-def first_hole_lost(X, h):
+def first_hole_lost(S, h):
     """Return RFC 6675's IsLost(HighACK + 1) for half ``h`` (the segment at snd_una)."""
-    hi = X[L.X_HI]
-    cpi = X[L.X_CPI]
+    half = S.half
+    conn = S.conn
     c = h >> 1
-    cap = X[L.X_SEG_S].shape[1]
-    row = X[L.X_HI][h, L.H_SEG_ROW]
-    head = hi[h, L.H_SEG_HEAD]
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    head = half[h].seg_head
     cnt = 0
     nbytes = 0
-    for k in range(1, hi[h, L.H_SEG_N]):
+    for k in range(1, half[h].seg_n):
         idx = head + k
         if idx >= cap:
             idx -= cap
-        if X[L.X_SEG_F][row, idx] & L.G_SACKED:
+        if S.seg[row, idx].flags & L.G_SACKED:
             cnt += 1
-            nbytes += X[L.X_SEG_L][row, idx]
-    return _is_lost(cnt, nbytes, cpi[c, L.C_DUPTHRESH], cpi[c, L.C_MSS])
+            nbytes += S.seg[row, idx].len
+    return _is_lost(cnt, nbytes, conn[c].dupthresh, conn[c].mss)
 
 
 @njit(cache=True, _nrt=False)
-def _sack_send(X, h, t):
+def _sack_send(S, h, t):
     """RFC 6675 step (C): while cwnd - pipe >= 1 SMSS, send the segment NextSeg() names.
 
     A segment's ``seg_e`` equals the recovery epoch once it was retransmitted in this recovery (the
@@ -332,22 +298,19 @@ def _sack_send(X, h, t):
     a rescue retransmission of the highest unSACKed segment (not counted in pipe as retransmitted). We
     skip rule 4 when that segment was already retransmitted in this recovery: the RFC's letter would
     resend it while its retransmission is in flight; its purpose, a lost tail, is kept."""
-    hi = X[L.X_HI]
-    hf = X[L.X_HF]
-    cpi = X[L.X_CPI]
+    half = S.half
+    conn = S.conn
     c = h >> 1
-    mss = cpi[c, L.C_MSS]
-    thresh = cpi[c, L.C_DUPTHRESH]
-    cap = X[L.X_SEG_S].shape[1]
-    row = X[L.X_HI][h, L.H_SEG_ROW]
-    seg_l = X[L.X_SEG_L]
-    seg_f = X[L.X_SEG_F]
-    seg_e = X[L.X_SEG_E]
-    epoch = hi[h, L.H_REC_EPOCH]
+    mss = conn[c].mss
+    thresh = conn[c].dupthresh
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    seg = S.seg
+    epoch = half[h].rec_epoch
     sent = 0
     while True:
-        n = hi[h, L.H_SEG_N]
-        head = hi[h, L.H_SEG_HEAD]
+        n = half[h].seg_n
+        head = half[h].seg_head
         pipe = 0
         cnt_above = 0
         bytes_above = 0
@@ -358,8 +321,8 @@ def _sack_send(X, h, t):
             idx = head + k
             if idx >= cap:
                 idx -= cap
-            ln = seg_l[row, idx]
-            if seg_f[row, idx] & L.G_SACKED:
+            ln = seg[row, idx].len
+            if seg[row, idx].flags & L.G_SACKED:
                 cnt_above += 1
                 bytes_above += ln
                 continue
@@ -368,230 +331,202 @@ def _sack_send(X, h, t):
             lost = _is_lost(cnt_above, bytes_above, thresh, mss)
             if not lost:
                 pipe += ln
-            if seg_e[row, idx] == epoch:
+            if seg[row, idx].epoch == epoch:
                 pipe += ln
             elif lost:
                 nxt1 = k
             elif cnt_above > 0:
                 nxt3 = k
-        if hf[h, L.HF_CWND] - pipe < mss - 1e-9:
+        if half[h].cwnd - pipe < mss - 1e-9:
             break
-        ln, fin = _new_segment_len(X, h, c)
+        ln, fin = _new_segment_len(S, h, c)
         new_ok = ((ln > 0 or fin) and n < cap
-                  and hi[h, L.H_SND_MAX] + ln - hi[h, L.H_SND_UNA] <= cpi[c, L.C_RWND])
+                  and half[h].snd_max + ln - half[h].snd_una <= conn[c].rwnd)
         if nxt1 >= 0 or (nxt3 >= 0 and not new_ok):
             k = nxt1 if nxt1 >= 0 else nxt3
             idx = head + k
             if idx >= cap:
                 idx -= cap
-            seg_e[row, idx] = epoch
-            send_segment(X, h, k, t, True)
+            seg[row, idx].epoch = epoch
+            send_segment(S, h, k, t, True)
         elif new_ok:
-            _send_new(X, h, t, ln, fin)
-        elif top >= 0 and hi[h, L.H_RESCUE_EPOCH] != epoch:
+            _send_new(S, h, t, ln, fin)
+        elif top >= 0 and half[h].rescue_epoch != epoch:
             idx = head + top
             if idx >= cap:
                 idx -= cap
-            if seg_e[row, idx] == epoch:
+            if seg[row, idx].epoch == epoch:
                 break
-            hi[h, L.H_RESCUE_EPOCH] = epoch
-            send_segment(X, h, top, t, True)
+            half[h].rescue_epoch = epoch
+            send_segment(S, h, top, t, True)
         else:
             break
-        if hf[h, L.HF_RTO_DEADLINE] == _INF:
-            rto_arm(X, h, t)
+        if half[h].rto_deadline == _INF:
+            rto_arm(S, h, t)
         sent += 1
     return sent
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
-def _rtt_sample(X, h, c, t0, t):
-    """Feed the RTT of a segment sent at ``t0`` and acknowledged at ``t`` to the RFC 6298 estimator. With
-    a timer granularity G the sample is G times the clock ticks between them, and the RTO is rounded
-    up to whole ticks (as BSD's tick counters)."""
-    hf = X[L.X_HF]
-    cpf = X[L.X_CPF]
-    tick = cpf[c, L.C_TICK_S]
-    r = t - t0
-    if tick > 0.0:
-        r = tick * (math.floor(t / tick) - math.floor(t0 / tick))
-    if hf[h, L.HF_SRTT] < 0.0:
-        hf[h, L.HF_SRTT] = r
-        hf[h, L.HF_RTTVAR] = r / 2.0
-    else:
-        hf[h, L.HF_RTTVAR] = 0.75 * hf[h, L.HF_RTTVAR] + 0.25 * abs(hf[h, L.HF_SRTT] - r)
-        hf[h, L.HF_SRTT] = 0.875 * hf[h, L.HF_SRTT] + 0.125 * r
-    rto = hf[h, L.HF_SRTT] + 4.0 * hf[h, L.HF_RTTVAR]
-    if tick > 0.0:
-        rto = math.ceil(rto / tick - 1e-9) * tick
-    hf[h, L.HF_RTO] = min(max(rto, cpf[c, L.C_MIN_RTO]), cpf[c, L.C_MAX_RTO])
-
-
 @njit(cache=True, _nrt=False)
-def _apply_sack(X, h, p):
-    pi = X[L.X_PI]
-    hi = X[L.X_HI]
-    cap = X[L.X_SEG_S].shape[1]
-    row = X[L.X_HI][h, L.H_SEG_ROW]
-    seg_s = X[L.X_SEG_S]
-    seg_l = X[L.X_SEG_L]
-    seg_f = X[L.X_SEG_F]
-    n = hi[h, L.H_SEG_N]
-    head = hi[h, L.H_SEG_HEAD]
+def _apply_sack(S, h, p):
+    pkt = S.pkt
+    half = S.half
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    seg = S.seg
+    n = half[h].seg_n
+    head = half[h].seg_head
     for b in range(3):
-        lo = pi[p, L.P_SACK + 2 * b]
+        lo = pkt[p].sack[2 * b]
         if lo < 0:
             continue
-        hb = pi[p, L.P_SACK + 2 * b + 1]
+        hb = pkt[p].sack[2 * b + 1]
         for k in range(n):
             idx = head + k
             if idx >= cap:
                 idx -= cap
-            s = seg_s[row, idx]
-            if s >= lo and s + seg_l[row, idx] <= hb:
-                seg_f[row, idx] |= L.G_SACKED
+            s = seg[row, idx].start
+            if s >= lo and s + seg[row, idx].len <= hb:
+                seg[row, idx].flags |= L.G_SACKED
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def on_ack(X, h, p, t):
+def on_ack(S, h, p, t):
     """Process the ACK field of packet ``p`` for the sender of half ``h`` (congestion control, timer)."""
-    hi = X[L.X_HI]
-    hf = X[L.X_HF]
-    cpi = X[L.X_CPI]
-    pi = X[L.X_PI]
+    half = S.half
+    conn = S.conn
+    pkt = S.pkt
     c = h >> 1
-    ack = pi[p, L.P_ACK]
-    una = hi[h, L.H_SND_UNA]
-    smax = hi[h, L.H_SND_MAX]
-    if ack > smax or hi[h, L.H_STATE] == L.S_CLOSED:
+    ack = pkt[p].ack
+    una = half[h].snd_una
+    smax = half[h].snd_max
+    if ack > smax or half[h].state == L.S_CLOSED:
         return
-    variant = cpi[c, L.C_VARIANT]
-    mss = cpi[c, L.C_MSS]
+    variant = conn[c].variant
+    mss = conn[c].mss
     if variant == L.V_SACK:
-        _apply_sack(X, h, p)
+        _apply_sack(S, h, p)
     if ack > una:
-        if hi[h, L.H_RTT_SEQ] >= 0 and ack >= hi[h, L.H_RTT_SEQ]:
-            _rtt_sample(X, h, c, hf[h, L.HF_RTT_T0], t)
-            hi[h, L.H_RTT_SEQ] = -1
-        cap = X[L.X_SEG_S].shape[1]
-        row = X[L.X_HI][h, L.H_SEG_ROW]
-        head = hi[h, L.H_SEG_HEAD]
-        n = hi[h, L.H_SEG_N]
+        if half[h].rtt_seq >= 0 and ack >= half[h].rtt_seq:
+            rtt_sample(S, h, half[h].rtt_t0, t)
+            half[h].rtt_seq = -1
+        cap = S.seg.shape[1]
+        row = S.half[h].seg_row
+        head = half[h].seg_head
+        n = half[h].seg_n
         removed = 0
-        while n > 0 and X[L.X_SEG_S][row, head] + X[L.X_SEG_L][row, head] <= ack:
+        while n > 0 and S.seg[row, head].start + S.seg[row, head].len <= ack:
             head += 1
             if head == cap:
                 head = 0
             n -= 1
             removed += 1
-        hi[h, L.H_SEG_HEAD] = head
-        hi[h, L.H_SEG_N] = n
-        hi[h, L.H_SEG_NXT] = max(0, hi[h, L.H_SEG_NXT] - removed)
+        half[h].seg_head = head
+        half[h].seg_n = n
+        half[h].seg_nxt = max(0, half[h].seg_nxt - removed)
         acked = ack - una
-        hi[h, L.H_SND_UNA] = ack
-        hi[h, L.H_LT_BYTES] = 0
-        if hi[h, L.H_SND_NXT] < ack:
-            hi[h, L.H_SND_NXT] = ack
-            hi[h, L.H_SEG_NXT] = 0
+        half[h].snd_una = ack
+        half[h].lt_bytes = 0
+        if half[h].snd_nxt < ack:
+            half[h].snd_nxt = ack
+            half[h].seg_nxt = 0
         restart_timer = True
-        if hi[h, L.H_STATE] == L.S_SYN:
-            hi[h, L.H_STATE] = L.S_EST
-            hf[h, L.HF_EST_T] = t
-            if hi[h, L.H_SYN_RETX] > 0:
-                hf[h, L.HF_CWND] = mss  # RFC 5681 sec. 3.1: IW = 1 SMSS after a lost SYN
-                if X[L.X_CPF][c, L.C_INIT_RTO] < 3.0:  # RFC 6298 sec. 5.7
-                    hf[h, L.HF_RTO] = min(3.0, X[L.X_CPF][c, L.C_MAX_RTO])
-        elif hi[h, L.H_IN_REC] == 1:
-            if ack >= hi[h, L.H_RECOVER] or variant == L.V_RENO:
-                hi[h, L.H_IN_REC] = 0
-                hi[h, L.H_DUPACKS] = 0
-                hf[h, L.HF_CWND] = hf[h, L.HF_SSTHRESH]
+        if half[h].state == L.S_SYN:
+            half[h].state = L.S_EST
+            half[h].est_t = t
+            if half[h].syn_retx > 0:
+                half[h].cwnd = mss  # RFC 5681 sec. 3.1: IW = 1 SMSS after a lost SYN
+                rto_after_syn_timeout(S, h)  # RFC 6298 sec. 5.7
+        elif half[h].in_rec == 1:
+            if ack >= half[h].recover or variant == L.V_RENO:
+                half[h].in_rec = 0
+                half[h].dupacks = 0
+                half[h].cwnd = half[h].ssthresh
             elif variant == L.V_NEWRENO:
-                send_segment(X, h, 0, t, True)
-                cw = hf[h, L.HF_CWND] - acked
+                send_segment(S, h, 0, t, True)
+                cw = half[h].cwnd - acked
                 if acked >= mss:
                     cw += mss
-                hf[h, L.HF_CWND] = max(cw, float(mss))
-                hi[h, L.H_PARTIALS] += 1
-                restart_timer = hi[h, L.H_PARTIALS] == 1
+                half[h].cwnd = max(cw, float(mss))
+                half[h].partials += 1
+                restart_timer = half[h].partials == 1
         else:
-            hi[h, L.H_DUPACKS] = 0
-            cw = hf[h, L.HF_CWND]
-            if cw < cpi[c, L.C_RWND]:  # no growth while the receive window is the limit
-                if cw < hf[h, L.HF_SSTHRESH]:
+            half[h].dupacks = 0
+            cw = half[h].cwnd
+            if cw < conn[c].rwnd:  # no growth while the receive window is the limit
+                if cw < half[h].ssthresh:
                     cw += min(acked, mss)
                 else:
                     cw += mss * mss / cw
-                hf[h, L.HF_CWND] = cw
-        if hi[h, L.H_FIN_SEQ] >= 0 and ack > hi[h, L.H_FIN_SEQ]:
-            hf[h, L.HF_FIN_ACKED_T] = t  # all sent and acknowledged: the scoreboard row is free again
-            give_row(X[L.X_SEG_FREE], X[L.X_ST], L.ST_SEG_FREE, hi[h, L.H_SEG_ROW])
-            hi[h, L.H_SEG_ROW] = -1
+                half[h].cwnd = cw
+        if half[h].fin_seq >= 0 and ack > half[h].fin_seq:
+            half[h].fin_acked_t = t  # all sent and acknowledged: the scoreboard row is free again
+            give_row(S, L.ROWS_SEG, half[h].seg_row)
+            half[h].seg_row = -1
         if ack == smax:
-            hf[h, L.HF_RTO_DEADLINE] = _INF
+            half[h].rto_deadline = _INF
         elif restart_timer:
-            rto_arm(X, h, t)
-        if X[L.X_ST][L.ST_TRACE] == 1:
-            trace_tcp(X, h, t, 0)
-    elif (ack == una and pi[p, L.P_SEQLEN] == 0 and smax > una and hi[h, L.H_STATE] == L.S_EST):
-        hi[h, L.H_DUPACKS] += 1
-        thresh = cpi[c, L.C_DUPTHRESH]
-        if hi[h, L.H_IN_REC] == 1:
+            rto_arm(S, h, t)
+        if S.st[0].trace == 1:
+            trace_tcp(S, h, t, 0)
+    elif (ack == una and pkt[p].seqlen == 0 and smax > una and half[h].state == L.S_EST):
+        half[h].dupacks += 1
+        thresh = conn[c].dupthresh
+        if half[h].in_rec == 1:
             if variant != L.V_SACK:
-                hf[h, L.HF_CWND] += mss
-        elif ((hi[h, L.H_DUPACKS] == thresh or (variant == L.V_SACK and first_hole_lost(X, h)))
-              and (variant == L.V_RENO or ack > hi[h, L.H_RECOVER])):
+                half[h].cwnd += mss
+        elif ((half[h].dupacks == thresh or (variant == L.V_SACK and first_hole_lost(S, h)))
+              and (variant == L.V_RENO or ack > half[h].recover)):
             # fast retransmit (RFC 5681 sec. 3.2; RFC 6675 sec. 5 steps 4.1-4.3): the FlightSize that
             # sets ssthresh leaves out the segments Limited Transmit sent
-            flight = smax - una - hi[h, L.H_LT_BYTES]
+            flight = smax - una - half[h].lt_bytes
             ss = max(flight / 2.0, 2.0 * mss)
-            hf[h, L.HF_SSTHRESH] = ss
-            hi[h, L.H_RECOVER] = smax
-            hi[h, L.H_IN_REC] = 1
-            hi[h, L.H_PARTIALS] = 0
-            hi[h, L.H_N_FRETX] += 1
-            hi[h, L.H_REC_EPOCH] += 1
+            half[h].ssthresh = ss
+            half[h].recover = smax
+            half[h].in_rec = 1
+            half[h].partials = 0
+            half[h].n_fretx += 1
+            half[h].rec_epoch += 1
             if variant == L.V_SACK:
-                hf[h, L.HF_CWND] = ss
-                idx = hi[h, L.H_SEG_HEAD]  # step 4.3: HighRxt := the end of the first segment
-                X[L.X_SEG_E][hi[h, L.H_SEG_ROW], idx] = hi[h, L.H_REC_EPOCH]
+                half[h].cwnd = ss
+                idx = half[h].seg_head  # step 4.3: HighRxt := the end of the first segment
+                S.seg[half[h].seg_row, idx].epoch = half[h].rec_epoch
             else:
-                hf[h, L.HF_CWND] = ss + thresh * mss
-            send_segment(X, h, 0, t, True)
-        if X[L.X_ST][L.ST_TRACE] == 1:
-            trace_tcp(X, h, t, 1)
-    try_send(X, h, t)
+                half[h].cwnd = ss + thresh * mss
+            send_segment(S, h, 0, t, True)
+        if S.st[0].trace == 1:
+            trace_tcp(S, h, t, 1)
+    try_send(S, h, t)
 
 
 @njit(cache=True, _nrt=False)
-def on_rto(X, h, t):
+def on_rto(S, h, t):
     """Retransmission timeout of half ``h``: back off, collapse cwnd to one segment, go back N."""
-    hi = X[L.X_HI]
-    hf = X[L.X_HF]
+    half = S.half
     c = h >> 1
-    mss = X[L.X_CPI][c, L.C_MSS]
-    una = hi[h, L.H_SND_UNA]
-    smax = hi[h, L.H_SND_MAX]
-    hf[h, L.HF_RTO_DEADLINE] = _INF
+    mss = S.conn[c].mss
+    una = half[h].snd_una
+    smax = half[h].snd_max
+    half[h].rto_deadline = _INF
     if smax == una:
         return
-    hf[h, L.HF_RTO] = min(2.0 * hf[h, L.HF_RTO], X[L.X_CPF][c, L.C_MAX_RTO])
-    hi[h, L.H_N_TIMEOUT] += 1
-    if hi[h, L.H_STATE] == L.S_SYN:
-        hi[h, L.H_SYN_RETX] += 1
-        send_segment(X, h, 0, t, True)
-        rto_arm(X, h, t)
+    rto_backoff(S, h)
+    half[h].n_timeout += 1
+    if half[h].state == L.S_SYN:
+        half[h].syn_retx += 1
+        send_segment(S, h, 0, t, True)
+        rto_arm(S, h, t)
         return
-    hf[h, L.HF_SSTHRESH] = max((smax - una) / 2.0, 2.0 * mss)
-    hf[h, L.HF_CWND] = mss
-    hi[h, L.H_RECOVER] = smax
-    hi[h, L.H_IN_REC] = 0
-    hi[h, L.H_DUPACKS] = 0
-    hi[h, L.H_LT_BYTES] = 0
-    hi[h, L.H_RTT_SEQ] = -1
-    hi[h, L.H_SND_NXT] = una
-    hi[h, L.H_SEG_NXT] = 0
-    hi[h, L.H_REC_EPOCH] += 1
-    if X[L.X_ST][L.ST_TRACE] == 1:
-        trace_tcp(X, h, t, 2)
-    try_send(X, h, t)
+    half[h].ssthresh = max((smax - una) / 2.0, 2.0 * mss)
+    half[h].cwnd = mss
+    half[h].recover = smax
+    half[h].in_rec = 0
+    half[h].dupacks = 0
+    half[h].lt_bytes = 0
+    half[h].rtt_seq = -1
+    half[h].snd_nxt = una
+    half[h].seg_nxt = 0
+    half[h].rec_epoch += 1
+    if S.st[0].trace == 1:
+        trace_tcp(S, h, t, 2)
+    try_send(S, h, t)

@@ -4,14 +4,13 @@ that outgrows its row tables (paused, grown, resumed) gives bit-identical result
 import numpy as np
 
 from simcore.packet import LinkParams, Scenario, chain, request_response_scenario, simulate
-from simcore.packet import _layout as L
 from simcore.packet.simulate import _build, _result, run_to_end
 
 
 def _run(sc, caps):
     seeds = np.random.default_rng(0).integers(0, 2**64, size=len(sc.network.links), dtype=np.uint64)
     X = run_to_end(_build(sc, seeds, False, caps)[0])
-    assert X[L.X_ST][L.ST_FLAGS] == 0
+    assert X.st[0]["flags"] == 0
     isn = np.zeros((len(sc.connections), 2), np.uint64)  # capture ISNs: not what these tests compare
     return X, _result(sc, X, isn)
 
@@ -28,7 +27,7 @@ def test_sequential_connections_reuse_a_few_rows():
     link = LinkParams(rate_bps=10e6, delay_s=0.01, queue_packets=100)
     sc = request_response_scenario(chain(1, link), 0, 1, 200, [3000] * 300, persistent=False, duration_s=100.0)
     X, recycled = _run(sc, {})
-    assert X[L.X_SEG_S].shape[0] == 256 < 600 and X[L.X_OLO].shape[0] == 256
+    assert X.seg.shape[0] == 256 < 600 and X.ooo.shape[0] == 256
     assert np.isfinite(recycled.message_done_s).all()
     _, full = _run(sc, {"rows_full": True})
     _same(recycled, full)
@@ -44,7 +43,7 @@ def test_many_concurrent_connections_grow_the_tables_and_resume():
                  for k in range(200) for m in base.messages)
     sc = Scenario(base.network, conns, msgs, duration_s=10.0)
     X, grown = _run(sc, {})
-    assert X[L.X_SEG_S].shape[0] == 400
+    assert X.seg.shape[0] == 400
     _, full = _run(sc, {"rows_full": True})
     _same(grown, full)
     assert np.isfinite(grown.message_done_s).all()

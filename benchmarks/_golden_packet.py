@@ -1,0 +1,138 @@
+"""Golden hashes of simcore.packet results: a refactoring of the kernel must leave every array bit-identical.
+
+Run: .venv/bin/python benchmarks/_golden_packet.py --write FILE   (before the change)
+     .venv/bin/python benchmarks/_golden_packet.py --check FILE   (after: prints every scenario that differs)
+
+The scenarios cover every kernel path: the three variants with random loss, drop_sequence, loss on arrival,
+multistream, relays, pools, non-persistent connections (row recycling), CBR and both fluid background
+granularities, timestamps, each era preset, delayed ACKs, and traces on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import sys
+
+import numpy as np
+
+from simcore.packet import (
+    CbrSource,
+    Connection,
+    ConnectionPool,
+    FluidBackground,
+    LinkParams,
+    Message,
+    Network,
+    Scenario,
+    TcpParams,
+    bulk_scenario,
+    chain,
+    dumbbell,
+    request_response_scenario,
+    simulate,
+)
+from simcore.packet.presets import PRESETS
+
+
+def _scenarios():
+    bn = LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=30, loss_prob=0.01)
+    for v in ("reno", "newreno", "sack"):
+        db = dumbbell(4, bn)
+        yield f"dumbbell-{v}", bulk_scenario(db.network, db.pairs, TcpParams(variant=v), 8.0,
+                                             [0.01 * i for i in range(4)]), True
+        yield f"dumbbell-{v}-lt-dack", bulk_scenario(
+            db.network, db.pairs, TcpParams(variant=v, limited_transmit=True, delayed_ack=True,
+                                            dupack_threshold=4), 8.0, [0.01 * i for i in range(4)]), False
+    arr = dumbbell(3, LinkParams(rate_bps=5e6, delay_s=0.03, queue_packets=20, loss_prob=0.02,
+                                 loss_where="arrival"), symmetric_loss=True)
+    yield "arrival-loss-symmetric", bulk_scenario(arr.network, arr.pairs, TcpParams(variant="sack"), 8.0), True
+    for name in PRESETS:
+        db = dumbbell(2, bn)
+        yield f"preset-{name}", bulk_scenario(db.network, db.pairs, TcpParams.preset(name), 8.0), True
+    for v in ("reno", "newreno", "sack"):
+        net = chain(1, LinkParams(rate_bps=2e6, delay_s=0.05, queue_packets=100, drop_sequence=(20, 22, 23, 40)))
+        yield f"drops-{v}", bulk_scenario(net, [(0, 1)], TcpParams(variant=v, initial_window_segments=4), 5.0), True
+    yield "timestamps", bulk_scenario(dumbbell(2, bn).network, dumbbell(2, bn).pairs,
+                                      TcpParams(variant="sack", timestamps=True), 6.0), True
+    lk = LinkParams(rate_bps=4e6, delay_s=0.03, queue_packets=40, loss_prob=0.01)
+    msgs = tuple(Message(0, 20_000 + 3000 * k, "client", stream=k % 4, start_time_s=0.01 * k) for k in range(12))
+    yield "multistream", Scenario(chain(1, lk), (Connection(0, 1, TcpParams(variant="sack"), multistream=True,
+                                                            closer="client"),), msgs, duration_s=10.0), True
+    sat = LinkParams(rate_bps=2e6, delay_s=0.275, queue_packets=50, loss_prob=0.005)
+    lan = LinkParams(rate_bps=100e6, delay_s=0.005, queue_packets=1000)
+    net3 = Network(3, Network.duplex(0, 1, lan) + Network.duplex(1, 2, sat))
+    conns = (Connection(2, 1, TcpParams(initial_window_segments=10, rwnd_bytes=1 << 20)),
+             Connection(1, 0, TcpParams(rwnd_bytes=1 << 20)))
+    rmsgs = (Message(0, 300, "client"), Message(1, 300, "client", relay_of=0),
+             Message(1, 200_000, "server", after_message=1), Message(0, 200_000, "server", relay_of=2))
+    yield "relay", Scenario(net3, conns, rmsgs, duration_s=20.0), True
+    pconns = tuple(Connection(0, 1, TcpParams()) for _ in range(3))
+    pmsgs = [Message(None, 100_000 + 7000 * k, start_time_s=0.1 * k, pool=k % 2) for k in range(10)]
+    yield "pools", Scenario(chain(1, lk), pconns, tuple(pmsgs), duration_s=15.0,
+                            pools=(ConnectionPool((0, 1, 2)), ConnectionPool((0, 1, 2), "round_robin"))), True
+    yield "http10", request_response_scenario(chain(1, lk), 0, 1, 300, [3000 + 500 * k for k in range(40)],
+                                              persistent=False, duration_s=30.0), True
+    yield "http11-pipelined", request_response_scenario(chain(1, lk), 0, 1, 300, [8000] * 20,
+                                                        TcpParams(variant="sack", delayed_ack=True),
+                                                        pipelined=True, duration_s=30.0), True
+    for gran in ("packets", "continuous"):
+        fb = LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=50,
+                        background=FluidBackground((0.0, 2.0, 4.0), (2e6, 7e6, 3e6), 1500, gran))
+        db = dumbbell(2, fb)
+        yield f"fluid-{gran}", bulk_scenario(db.network, db.pairs, TcpParams(), 6.0), gran == "packets"
+    db = dumbbell(2, LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=50))
+    cbr = (CbrSource(db.left[0], db.right[0], (3e6, 0.0, 5e6), (0.0, 1.0, 2.0), 1000, 0.5, 5.0),)
+    yield "cbr", bulk_scenario(db.network, db.pairs, TcpParams(variant="sack"), 6.0, cbr=cbr), True
+
+
+def _digest(res) -> dict:
+    out = {}
+    for f in dataclasses.fields(res):
+        v = getattr(res, f.name)
+        if f.name == "scenario":
+            continue
+        if dataclasses.is_dataclass(v):
+            for g in dataclasses.fields(v):
+                out[f"{f.name}.{g.name}"] = _hash(getattr(v, g.name))
+        else:
+            out[f.name] = _hash(v)
+    return out
+
+
+def _hash(v) -> str:
+    if v is None:
+        return "None"
+    a = np.asarray(v)
+    raw = str(a.dtype).encode() + str(a.shape).encode() + np.ascontiguousarray(a).tobytes()
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--write")
+    g.add_argument("--check")
+    args = ap.parse_args()
+    got = {}
+    for name, sc, trace in _scenarios():
+        got[name] = _digest(simulate(sc, seed=7, trace=trace))
+    if args.write:
+        with open(args.write, "w") as f:
+            json.dump(got, f, indent=1, sort_keys=True)
+        print(f"wrote {len(got)} scenarios to {args.write}")
+        return 0
+    with open(args.check) as f:
+        want = json.load(f)
+    bad = [(n, k) for n in want for k in want[n] if got.get(n, {}).get(k) != want[n][k]]
+    for n, k in bad:
+        print(f"DIFFERS: {n}: {k}")
+    print(f"{len(want)} scenarios, {sum(len(v) for v in want.values())} arrays: "
+          f"{'all identical' if not bad else f'{len(bad)} differ'}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

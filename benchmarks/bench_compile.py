@@ -1,0 +1,61 @@
+"""Cold compile time of the packet kernels, and the reference dumbbell's events/s with them.
+
+Run: .venv/bin/python benchmarks/bench_compile.py [--repeats N]
+In a subprocess with an empty temporary NUMBA_CACHE_DIR it times the first ``simulate`` call of a small
+scenario that reaches every kernel path (traces on, SACK, fluid and CBR background): that call compiles
+every packet kernel. Then (same process, now warm) the median events/s of the reference dumbbell of
+``bench_packet.py`` (10 NewReno flows, 10 Mbit/s 20 ms bottleneck, 60 s). Aim: cold compile < 30 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+_CHILD = r"""
+import statistics, time
+t0 = time.perf_counter()
+from simcore.packet import (CbrSource, FluidBackground, LinkParams, TcpParams, bulk_scenario, dumbbell,
+                            simulate)
+t_import = time.perf_counter() - t0
+fb = LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=20, loss_prob=0.01,
+                background=FluidBackground.constant(2e6, 1500))
+db = dumbbell(2, fb)
+cbr = (CbrSource(db.left[0], db.right[0], (1e6,), (0.0,), 1000),)
+small = bulk_scenario(db.network, db.pairs, TcpParams(variant="sack"), 1.0, cbr=cbr)
+t0 = time.perf_counter()
+simulate(small, seed=1, trace=True)
+t_first = time.perf_counter() - t0
+t0 = time.perf_counter()
+simulate(small, seed=1, trace=True)
+t_second = time.perf_counter() - t0
+ref = dumbbell(10, LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=50))
+sc = bulk_scenario(ref.network, ref.pairs, TcpParams(variant="newreno"), duration_s=60.0,
+                   start_times_s=[0.01 * i for i in range(10)])
+simulate(sc, seed=1)
+times = []
+for _ in range(REPEATS):
+    t0 = time.perf_counter()
+    r = simulate(sc, seed=1)
+    times.append(time.perf_counter() - t0)
+t = statistics.median(times)
+print(f"import simcore.packet:            {t_import:7.2f} s")
+print(f"cold compile (first simulate):    {t_first - t_second:7.2f} s   (aim < 30 s)")
+print(f"reference dumbbell: {r.events} events in {t * 1e3:.1f} ms (median of {REPEATS}) -> "
+      f"{r.events / t / 1e6:.2f} M events/s")
+"""
+
+
+def main(repeats: int = 5) -> None:
+    with tempfile.TemporaryDirectory(prefix="numba-cold-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        subprocess.run([sys.executable, "-c", _CHILD.replace("REPEATS", str(repeats))], env=env, check=True)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=5)
+    main(ap.parse_args().repeats)

@@ -1,0 +1,217 @@
+"""Numba: the application layer above every transport: messages, streams, relays and connection pools.
+
+A message is written on a half (``write``, at its ``EV_WRITE``): appended to the half's stream (``begin``,
+``end``) and to its list of incomplete messages (``msg_head``/``msg_tail``); the transport is told that data
+is available (``_transport.send_available``). The transport of the receiving half calls ``deliver`` when
+new data has arrived: messages wholly received complete (in order, or per stream on a multistream
+connection), relaying messages get the bytes now in order, and messages or connections waiting for a
+completion are scheduled. ``maybe_close`` asks the transport to close once the closer is done.
+
+Fields of ``S.half`` used here and kept by every transport: ``state`` (``S_CLOSED`` until open),
+``stream_end``, ``write_end`` (end of the bytes available to send), ``fin_seq`` (>= 0 once closing),
+``snd_una``, ``rcv_nxt``, ``msg_head``, ``msg_tail``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from . import _layout as L
+from . import _transport as T  # a module (late bound): _transport imports the transports, which use this one
+from ._link import push
+from ._ooo import ooo_holds
+
+
+@njit(cache=True, _nrt=False)
+def maybe_close(S, c, t):
+    """Close connection ``c``'s closing side once it has written all it sends and received all it is sent
+    (both known at the closer's host): the transport queues its FIN (``_transport.close_half``)."""
+    conn = S.conn
+    cs = conn[c].closer
+    if cs < 0 or conn[c].fin_queued == 1 or conn[c].opened == 0:
+        return
+    if conn[c].written[cs] < conn[c].total[cs] or conn[c].done[1 - cs] < conn[c].total[1 - cs]:
+        return
+    h = 2 * c + cs
+    half = S.half
+    if half[h].state == L.S_CLOSED:
+        return
+    conn[c].fin_queued = 1
+    T.close_half(S, h, t)
+
+
+@njit(cache=True, _nrt=False)
+def _complete(S, r, m, t):
+    """Message ``m`` of half ``r`` has wholly reached the application: record it, release its dependents."""
+    msg = S.msg
+    msg[m].done = t
+    S.conn[r >> 1].done[(r & 1)] += 1
+    dp = S.dep_ptr
+    for j in range(dp[m], dp[m + 1]):
+        k = S.dep_msg[j]
+        push(S, max(t + msg[k].delay, msg[k].start), L.EV_WRITE, k)
+    cp = S.cdep_ptr
+    for j in range(cp[m], cp[m + 1]):
+        k = S.cdep_conn[j]
+        push(S, max(t, S.conn[k].open_t), L.EV_OPEN, k)
+
+
+@njit(cache=True, _nrt=False)
+def _deliver_streams(S, r, t):
+    """Multistream delivery: complete every message whose bytes have all arrived and whose predecessor
+    on the same stream is complete. Return True if any completed."""
+    half = S.half
+    msg = S.msg
+    completed = False
+    prev = -1
+    m = half[r].msg_head
+    while m >= 0:
+        nxt = msg[m].next
+        blocked = False
+        q = half[r].msg_head
+        while q != m:
+            if msg[q].stream == msg[m].stream:
+                blocked = True
+                break
+            q = msg[q].next
+        if not blocked and ooo_holds(S, r, msg[m].begin, msg[m].end):
+            _complete(S, r, m, t)
+            completed = True
+            if prev < 0:
+                half[r].msg_head = nxt
+            else:
+                msg[prev].next = nxt
+            if nxt < 0:
+                half[r].msg_tail = prev
+        else:
+            prev = m
+        m = nxt
+    return completed
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def deliver(S, r, t):
+    """Complete the messages of half ``r`` now delivered (in order up to ``rcv_nxt``, or per stream on a
+    multistream connection, from the out-of-order blocks too); feed relays; release what waits on them.
+    A transport calls it when its receiver of half ``r`` has new data."""
+    half = S.half
+    msg = S.msg
+    conn = S.conn
+    rn = half[r].rcv_nxt
+    c = r >> 1
+    if S.st[0].has_relays > 0:  # the scenario has relaying messages
+        _feed_relays(S, r, t)
+    if conn[c].multistream == 1:
+        completed = _deliver_streams(S, r, t)
+    else:
+        m = half[r].msg_head
+        completed = False
+        while m >= 0 and msg[m].end <= rn:
+            _complete(S, r, m, t)
+            completed = True
+            m = msg[m].next
+        half[r].msg_head = m
+        if m < 0:
+            half[r].msg_tail = -1
+    if completed:
+        maybe_close(S, c, t)
+
+
+@njit(cache=True, _nrt=False)
+def _update_available(S, h):
+    """Set half ``h``'s available-data end: up to the first written message not wholly available."""
+    half = S.half
+    msg = S.msg
+    end = half[h].stream_end
+    m = half[h].msg_head
+    while m >= 0:
+        if msg[m].begin + msg[m].avail < msg[m].end:
+            end = msg[m].begin + msg[m].avail
+            break
+        m = msg[m].next
+    half[h].write_end = end
+
+
+@njit(cache=True, _nrt=False)
+def _relay_progress(S, k):
+    """Return how many bytes of message ``k`` have reached its receiving application in order."""
+    msg = S.msg
+    if msg[k].end == 0:  # not written yet
+        return 0
+    r = 2 * msg[k].conn + msg[k].dir
+    rn = S.half[r].rcv_nxt
+    return max(0, min(rn, msg[k].end) - msg[k].begin)
+
+
+@njit(cache=True, _nrt=False)
+def _feed_relays(S, r, t):
+    """At the receiving host of half ``r``: pass the bytes now delivered in order on to relaying messages."""
+    half = S.half
+    msg = S.msg
+    rn = half[r].rcv_nxt
+    m = half[r].msg_head
+    while m >= 0 and msg[m].begin < rn:
+        j = msg[m].relay_to
+        if j >= 0 and msg[j].end > 0:
+            prog = min(rn, msg[m].end) - msg[m].begin
+            if prog > msg[j].avail:
+                msg[j].avail = prog
+                hj = 2 * msg[j].conn + msg[j].dir
+                _update_available(S, hj)
+                T.send_available(S, hj, t)
+        m = msg[m].next
+
+
+@njit(cache=True, _nrt=False)
+def _pick_conn(S, k, d):
+    """Return the connection of pool ``k`` that its rule picks for a message in direction ``d`` now."""
+    po = S.pool
+    pc = S.pool_conn
+    p0 = po[k].p0
+    p1 = po[k].p1
+    if po[k].rule == 1:  # round robin
+        j = po[k].next
+        po[k].next = j + 1 if j + 1 < p1 - p0 else 0
+        return pc[p0 + j]
+    half = S.half
+    best = pc[p0]
+    best_out = -1
+    for j in range(p0, p1):  # fewest bytes written but not yet acknowledged (data only: from seq 1)
+        h = 2 * pc[j] + d
+        out = max(0, half[h].stream_end - max(half[h].snd_una, 1))
+        if best_out < 0 or out < best_out:
+            best = pc[j]
+            best_out = out
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def write(S, m, t):
+    """The application writes message ``m`` (``EV_WRITE``): on its connection, or the one its pool picks."""
+    half = S.half
+    msg = S.msg
+    if msg[m].pool >= 0:
+        msg[m].conn = _pick_conn(S, msg[m].pool, msg[m].dir)
+    h = 2 * msg[m].conn + msg[m].dir
+    if half[h].fin_seq >= 0:
+        return
+    S.msg[m].write = t
+    size = msg[m].size
+    begin = half[h].stream_end
+    end = L.BIG_SEQ if size < 0 else begin + size
+    msg[m].begin = begin
+    msg[m].end = end
+    half[h].stream_end = end
+    k = msg[m].relay_of
+    msg[m].avail = end - begin if k < 0 else _relay_progress(S, k)
+    msg[m].next = -1
+    tail = half[h].msg_tail
+    if tail >= 0:
+        msg[tail].next = m
+    else:
+        half[h].msg_head = m
+    half[h].msg_tail = m
+    _update_available(S, h)
+    S.conn[h >> 1].written[(h & 1)] += 1
+    maybe_close(S, h >> 1, t)  # an application that writes and closes at once: the FIN rides on the data
+    T.send_available(S, h, t)

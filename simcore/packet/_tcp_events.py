@@ -1,0 +1,119 @@
+"""Numba: TCP's handlers of the events ``_transport`` dispatches to it (packet arrival, open,
+retransmission timeout, delayed ACK) and of the application's requests (data available, close).
+
+The sender is ``_tcp``, the receiver ``_tcp_recv``; the application layer above is ``_app``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from . import _app as A  # a module (late bound): _app calls the transports through _transport
+from . import _layout as L
+from ._link import give_row, push
+from ._tcp import on_ack, on_rto, open_half, send_packet, send_segment, trace_tcp, try_send
+from ._tcp_recv import on_segment
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _send_pure_ack(S, s, t):
+    send_packet(S, s, t, 0, S.half[s].snd_nxt, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def _fin_received(S, r, t):
+    """Everything up to the FIN of half ``r`` has arrived in order: free its out-of-order row, and answer
+    with our own FIN (passive close) or enter TIME-WAIT (active closer; 2 MSL not simulated)."""
+    half = S.half
+    c = r >> 1
+    half[r].fin_rcvd = 1
+    give_row(S, L.ROWS_OOO, half[r].ooo_row)
+    half[r].ooo_row = -1
+    half[r].fin_rcvd_t = t
+    s = r ^ 1
+    if half[s].fin_seq < 0:
+        half[s].fin_seq = half[s].stream_end
+        S.conn[c].fin_queued = 1
+    else:
+        S.conn[c].timewait_t = t
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def tcp_arrive(S, p, t):
+    """A TCP packet of half ``r`` reaches the receiving host, whose own sending half is ``s = r ^ 1``."""
+    half = S.half
+    pkt = S.pkt
+    r = 2 * pkt[p].conn + pkt[p].dir
+    s = r ^ 1
+    flags = pkt[p].flags
+    started = half[r].rcv_started
+    on_segment(S, r, p, t)
+    if pkt[p].seqlen > 0:
+        A.deliver(S, r, t)
+        fin = half[r].rcv_fin
+        if fin >= 0 and half[r].rcv_nxt > fin and half[r].fin_rcvd == 0:
+            _fin_received(S, r, t)
+    if flags & L.F_SYN and not flags & L.F_ACK:
+        if half[s].state == L.S_CLOSED:
+            S.conn[r >> 1].opened = 1
+            open_half(S, s, t)  # SYN-ACK
+        elif half[s].state == L.S_SYN and started == 1:
+            if half[s].seg_n > 0:
+                send_segment(S, s, 0, t, True)
+    if flags & L.F_ACK:
+        on_ack(S, s, p, t)
+        if half[s].state == L.S_EST:
+            A.maybe_close(S, r >> 1, t)
+    else:
+        try_send(S, s, t)
+    owed = half[r].ack_owed
+    if owed == 1:
+        if try_send(S, s, t) == 0 and half[r].ack_owed == 1:
+            _send_pure_ack(S, s, t)
+    elif owed == 2 and half[r].dack_armed == 0:
+        half[r].dack_armed = 1
+        nh = half.shape[0]
+        d = S.conn[r >> 1].delack_s
+        fire = t + d
+        if S.conn[r >> 1].delack_ticks == 1:  # BSD: the next tick of a clock of period d
+            fire = (math.floor(t / d) + 1.0) * d
+        push(S, fire, L.EV_DELACK, half[r].dack_gen * nh + r)
+
+
+@njit(cache=True, _nrt=False)
+def tcp_open(S, c, t):
+    """``EV_OPEN``: the client of connection ``c`` sends its SYN."""
+    h = 2 * c
+    if S.half[h].state == L.S_CLOSED:
+        S.conn[c].opened = 1
+        open_half(S, h, t)
+        if S.st[0].trace == 1:
+            trace_tcp(S, h, t, 3)
+
+
+@njit(cache=True, _nrt=False)
+def tcp_delack(S, a, t):
+    """``EV_DELACK`` of argument ``a = dack_gen * n_halves + r``: send the ACK the receiver of half ``r``
+    still owes, unless an ACK has left since the timer was set."""
+    half = S.half
+    nh = half.shape[0]
+    r = a % nh
+    if a // nh == half[r].dack_gen and half[r].dack_armed == 1:
+        half[r].dack_armed = 0
+        if half[r].ack_owed > 0:
+            _send_pure_ack(S, r ^ 1, t)
+
+
+@njit(cache=True, _nrt=False)
+def tcp_close(S, h, t):
+    """The application closes half ``h``: queue its FIN after the data written so far."""
+    S.half[h].fin_seq = S.half[h].stream_end
+    try_send(S, h, t)
+
+
+@njit(cache=True, _nrt=False)
+def tcp_rto(S, h, t):
+    """The retransmission timer of half ``h`` has expired."""
+    on_rto(S, h, t)

@@ -1,0 +1,62 @@
+"""Numba: the seam between the shared machinery and the transports. Each function dispatches on the
+connection's protocol column ``S.conn[c].proto`` (``PROTO_TCP``; a second transport adds its constant in
+``_layout`` and one branch per function here, beside TCP's, without touching TCP's modules).
+
+Events (from the event loop, ``_kernel.run``): ``on_arrival`` (a transport packet reaches its host),
+``on_open`` (``EV_OPEN``), ``on_timer`` (``EV_RTO``; the shared lazy timer of ``_rtt`` says which half
+expired), ``on_delack`` (``EV_DELACK``). Requests (from the application layer, ``_app``):
+``send_available`` (new data, or a relay fed some), ``close_half`` (the closer is done).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from . import _layout as L
+from ._rtt import rto_fired
+from ._tcp import try_send
+from ._tcp_events import tcp_arrive, tcp_close, tcp_delack, tcp_open, tcp_rto
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def on_arrival(S, p, t):
+    """Packet ``p`` of a connection has reached the far end of its route."""
+    if S.conn[S.pkt[p].conn].proto == L.PROTO_TCP:
+        tcp_arrive(S, p, t)
+
+
+@njit(cache=True, _nrt=False)
+def on_open(S, c, t):
+    """``EV_OPEN``: connection ``c`` opens (its client starts the handshake)."""
+    if S.conn[c].proto == L.PROTO_TCP:
+        tcp_open(S, c, t)
+
+
+@njit(cache=True, _nrt=False)
+def on_timer(S, a, t):
+    """``EV_RTO`` of argument ``a``: if a half's retransmission timer has expired, its transport handles it."""
+    h = rto_fired(S, a, t)
+    if h >= 0 and S.conn[h >> 1].proto == L.PROTO_TCP:
+        tcp_rto(S, h, t)
+
+
+@njit(cache=True, _nrt=False)
+def on_delack(S, a, t):
+    """``EV_DELACK`` of argument ``a = gen * n_halves + r``: the delayed-ACK timer of receiver ``r``."""
+    r = a % S.half.shape[0]
+    if S.conn[r >> 1].proto == L.PROTO_TCP:
+        tcp_delack(S, a, t)
+
+
+@njit(cache=True, _nrt=False)
+def send_available(S, h, t):
+    """The application has made data available on half ``h``: send what the transport allows."""
+    if S.conn[h >> 1].proto == L.PROTO_TCP:
+        try_send(S, h, t)
+
+
+@njit(cache=True, _nrt=False)
+def close_half(S, h, t):
+    """The application closes half ``h`` after the data it has written."""
+    if S.conn[h >> 1].proto == L.PROTO_TCP:
+        tcp_close(S, h, t)
