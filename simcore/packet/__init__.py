@@ -24,7 +24,10 @@ Pieces:
   writes the run as a pcap/pcapng capture for Wireshark (``simcore.packet.capture``).
 - ``SctpParams`` (RFC 4960 or, ``SctpParams.preset("rfc2960")``, RFC 2960 + the implementers' guide;
   ``docs/sctp_presets.md``) and ``sctp_message_wire_bytes(n, mtu)``: SCTP's parameters and sizes on the
-  wire. SCTP associations in the kernel are not there yet (issue 10).
+  wire. ``Connection(transport="sctp", sctp=SctpParams(...))``: an SCTP association (INIT / INIT-ACK /
+  COOKIE-ECHO / COOKIE-ACK with T1, DATA chunks per message and stream, SACK with gap blocks, delayed
+  SACK, byte-based cwnd with Max.Burst and idle decay, fast retransmit on the N-th miss indication, T3-rtx,
+  the peer's a_rwnd). Not yet: SHUTDOWN, bundling of several DATA chunks, unordered delivery, captures.
 - ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``padhye_throughput_bps`` (PFTK, with timeouts),
   ``window_limited_throughput_bps``.
 - ``Connection(transport="tcp_streams")`` + ``Message(stream=k)``: TCP with per-stream delivery (not

@@ -89,6 +89,15 @@ BIG_SEQ = 1 << 60
 
 # ---- transports (S.conn[c].proto) -------------------------------------------------------------------
 PROTO_TCP = 0
+PROTO_SCTP = 1
+
+# ---- SCTP chunk bits of a packet (S.pkt[p].chunks) ------------------------------------------------------
+K_INIT = 1
+K_INIT_ACK = 2
+K_COOKIE_ECHO = 4
+K_COOKIE_ACK = 8
+K_DATA = 16
+K_SACK = 32
 
 
 def _dtype(ints: str, floats: str = "", arrays: tuple = ()) -> np.dtype:
@@ -116,8 +125,14 @@ HALF = _dtype(
     "state snd_una snd_nxt snd_max write_end fin_seq dupacks recover in_rec rtt_seq rto_gen rto_ev seg_head "
     "seg_n seg_nxt n_retx n_timeout n_fretx n_segs rec_epoch syn_retx rcv_started rcv_nxt ooo_n ooo_clock "
     "dack_bytes dack_gen fin_rcvd msg_head msg_tail n_dupseg segs_rcvd rcv_fin ack_owed dack_armed partials "
-    "stream_end lt_bytes rescue_epoch seg_row ooo_row",
-    "cwnd ssthresh srtt rttvar rto rtt_t0 rto_deadline rto_ev_t last_send est_t fin_acked_t fin_rcvd_t")
+    "stream_end lt_bytes rescue_epoch seg_row ooo_row "
+    "tsn_head sphase sack_pkts snd_msg n_marked",
+    "cwnd ssthresh srtt rttvar rto rtt_t0 rto_deadline rto_ev_t last_send est_t fin_acked_t fin_rcvd_t "
+    "flight pba peer_rwnd")
+# SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (handshake: 0 INIT sent, 1
+# COOKIE-ECHO sent), sack_pkts (packets with DATA not yet acknowledged, for the delayed SACK), snd_msg
+# (message holding snd_max, -1 unknown), n_marked (chunks marked for retransmission); flight (user data
+# outstanding, bytes), pba (partial_bytes_acked), peer_rwnd (the peer's window as the sender tracks it).
 
 # One row per connection: its parameters and application bookkeeping. proto (PROTO_*), client, server,
 # variant (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack,
@@ -127,20 +142,27 @@ HALF = _dtype(
 # done[d]. Floats: min_rto, max_rto, init_rto, delack_s, open_t, timewait_t (closer entered TIME-WAIT),
 # closed_t, init_ssthresh, tick_s (timer granularity, 0 exact).
 CONN = _dtype("proto client server variant mss rwnd iw delack idle_restart closer fin_queued opened multistream "
-              "hdr dupthresh limited_tx delack_ticks",
+              "hdr dupthresh limited_tx delack_ticks "
+              "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie",
               "min_rto max_rto init_rto delack_s open_t timewait_t closed_t init_ssthresh tick_s",
               (("total", (2,)), ("written", (2,)), ("done", (2,))))
 
 # Sender's scoreboard, one row per open sending half, a ring of its sent segments: start seq, len (seq
 # space), flags (G_*), epoch (recovery epoch in which it was last retransmitted).
-SEG = _dtype("start len flags epoch")
+SEG = _dtype("start len flags epoch miss frtx mark")
+# SCTP uses the same ring for its DATA chunks (TSN = half's tsn_head + offset from seg_head): flags
+# G_SACKED (acknowledged by a gap ack block) and G_RETX, miss (miss indications), frtx (0 never, 1 marked
+# for fast retransmission, 2 fast-retransmitted), mark (1: to be retransmitted, out of the flight).
 # Receiver's out-of-order blocks [lo, hi), one row per open receiving half; age orders them for SACK.
 OOO = _dtype("lo hi age")
 
 # One row per packet slot: conn (connection, or CBR source for F_CBR), dir, seq, seqlen (payload + SYN +
 # FIN), payload, flags (F_*), ack, path, hop, ipbytes, uid; sack: three (lo, hi) blocks, lo = -1 unused;
 # t_sent.
-PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid", "t_sent", (("sack", (6,)),))
+PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chunks wnd", "t_sent",
+             (("sack", (6,)),))
+# SCTP packets: chunks (K_* bits), tsn (of the DATA chunk), ack (cumulative TSN ack of a SACK), sack (up to
+# three gap blocks as TSN ranges [lo, hi)), wnd (a_rwnd); seq/seqlen give the DATA chunk's bytes.
 
 # One row per link: qlim (packets), qlim_bytes (0 = none), hdr, ring_head/ring_n/ring_base/ring_cap (its
 # ring: entries [base, base + cap) of S.ring), flu_ptr/flu_p0/flu_p1 (its pieces of S.fluid), n_tx,

@@ -4,30 +4,26 @@ Receiver: the TSNs it holds above its cumulative TSN ack are disjoint blocks [lo
 shared out-of-order blocks keep byte ranges); ``gap_blocks`` turns them into the SACK's gap ack blocks,
 offsets (start, end) from the cumulative TSN ack, inclusive, lowest first, as many as fit.
 
-Sender: a ring of its outstanding DATA chunks, one ``CHUNK`` record per TSN (the oldest at ``head``, TSN
-``base_tsn``, then consecutive TSNs). ``sack_scan`` applies one SACK to it: chunks at or below the new
-cumulative TSN ack leave the ring, chunks inside gap blocks are marked acknowledged, and every chunk
-reported missing gains a miss indication, by the HTNA rule when ``htna``: only TSNs below the highest TSN
-newly acknowledged by this SACK, or all reported missing in Fast Recovery when the SACK advances the
-cumulative TSN ack (sec. 7.2.4); without it (RFC 2960) every TSN below the highest TSN the SACK reports.
-A chunk is marked for fast retransmission (``frtx`` = 1) on the ``threshold``-th miss indication, at most
-once in its life (``frtx`` = 2 once retransmitted). Our receivers never renege, so gap-acknowledged chunks
-stay acknowledged.
+Sender: a ring of its outstanding DATA chunks, records of ``_layout.SEG`` (the TCP scoreboard's ring,
+shared): the oldest at ``head`` has TSN ``base_tsn``, then consecutive TSNs; ``len`` is its user data,
+``flags & G_SACKED`` set once a gap ack block covers it, ``miss`` its miss indications, ``frtx`` (0 never,
+1 marked for fast retransmission, 2 done), ``mark`` (1: to be retransmitted, so not in the flight).
+``sack_scan`` applies one SACK to it: chunks at or below the new cumulative TSN ack leave the ring, chunks
+inside gap blocks are marked acknowledged, and every chunk reported missing gains a miss indication, by
+the HTNA rule when ``htna``: only TSNs below the highest TSN newly acknowledged by this SACK, or all
+reported missing in Fast Recovery when the SACK advances the cumulative TSN ack (sec. 7.2.4); without it
+(RFC 2960) every TSN below the highest TSN the SACK reports. A chunk is marked for fast retransmission on
+the ``threshold``-th miss indication, at most once in its life. Our receivers never renege, so
+gap-acknowledged chunks stay acknowledged.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-__all__ = ["CHUNK", "gap_blocks", "sack_scan"]
+from ._layout import G_SACKED
 
-# One outstanding DATA chunk: tsn, nbytes (user data), stream, ssn, msg (message index), acked (1: by a gap
-# ack block), miss (miss indications), frtx (0 never, 1 marked for fast retransmission, 2 done), rtx
-# (times retransmitted), flags (B/E/U bits); t_sent (last transmission, s).
-CHUNK = np.dtype([(n, np.int64) for n in "tsn nbytes stream ssn msg acked miss frtx rtx flags".split()]
-                 + [("t_sent", np.float64)])
-
+__all__ = ["gap_blocks", "sack_scan"]
 
 @njit(cache=True, _nrt=False)
 def gap_blocks(lo, hi, n, cum_tsn, out_start, out_end, max_blocks):
@@ -51,14 +47,16 @@ def gap_blocks(lo, hi, n, cum_tsn, out_start, out_end, max_blocks):
 
 
 @njit(cache=True, _nrt=False)
-def sack_scan(ring, head, n, base_tsn, cum_tsn, gap_start, gap_end, n_gaps, htna, in_fast_recovery, threshold):
-    """Apply a SACK (cumulative TSN ack ``cum_tsn``, ``n_gaps`` gap ack blocks) to the ring of outstanding
-    chunks ``ring[(head + i) % cap]`` of TSN ``base_tsn + i`` (i < n).
+def sack_scan(ring, head, n, base_tsn, cum_tsn, blocks, htna, in_fast_recovery, threshold):
+    """Apply a SACK (cumulative TSN ack ``cum_tsn``; gap blocks ``blocks[2k], blocks[2k + 1]`` = TSNs
+    [lo, hi), k < 3, lo = -1 unused, lowest first) to the ring of outstanding chunks ``ring[(head + i) %
+    cap]`` of TSN ``base_tsn + i`` (i < n).
 
     Return (head, n, base_tsn, cum_acked_bytes, gap_acked_bytes, flight_freed_bytes, highest_newly_acked,
-    n_marked): the ring's new start, count and lowest TSN; user data newly acknowledged by the cumulative
-    ack (not already gap-acknowledged) and newly by gap blocks; bytes no longer in flight; the highest TSN
-    newly acknowledged (-1 none); how many chunks this SACK marked for fast retransmission."""
+    n_marked, marked_bytes): the ring's new start, count and lowest TSN; user data newly acknowledged by
+    the cumulative ack (not already gap-acknowledged) and newly by gap blocks; bytes that leave the flight
+    (acknowledged chunks that were in it); the highest TSN newly acknowledged (-1 none); how many chunks
+    (and bytes) this SACK marked for fast retransmission (they leave the flight too)."""
     cap = ring.shape[0]
     cum_bytes = 0
     gap_bytes = 0
@@ -68,26 +66,34 @@ def sack_scan(ring, head, n, base_tsn, cum_tsn, gap_start, gap_end, n_gaps, htna
     # 1. the cumulative ack: chunks up to cum_tsn leave the ring
     while n > 0 and base_tsn <= cum_tsn:
         e = ring[head]
-        if e.acked == 0:
-            cum_bytes += e.nbytes
-            freed += e.nbytes
+        if e.flags & G_SACKED == 0:
+            cum_bytes += e.len
             htna_tsn = base_tsn
-        head = (head + 1) % cap
+            if e.mark == 0:
+                freed += e.len
+        e.mark = 0
+        head += 1
+        if head == cap:
+            head = 0
         n -= 1
         base_tsn += 1
     # 2. gap ack blocks: chunks newly known to have arrived
     top = cum_tsn  # highest TSN this SACK reports received
-    for g in range(n_gaps):
-        a = cum_tsn + gap_start[g]
-        b = cum_tsn + gap_end[g]
+    for g in range(3):
+        a = blocks[2 * g]
+        if a < 0:
+            break
+        b = blocks[2 * g + 1] - 1
         if b > top:
             top = b
         for tsn in range(max(a, base_tsn), min(b, base_tsn + n - 1) + 1):
             e = ring[(head + tsn - base_tsn) % cap]
-            if e.acked == 0:
-                e.acked = 1
-                gap_bytes += e.nbytes
-                freed += e.nbytes
+            if e.flags & G_SACKED == 0:
+                e.flags |= G_SACKED
+                gap_bytes += e.len
+                if e.mark == 0:
+                    freed += e.len
+                e.mark = 0
                 if tsn > htna_tsn:
                     htna_tsn = tsn
     # 3. miss indications for the chunks reported missing
@@ -95,14 +101,18 @@ def sack_scan(ring, head, n, base_tsn, cum_tsn, gap_start, gap_end, n_gaps, htna
     if htna and not (in_fast_recovery and cum_advanced):
         limit = htna_tsn
     marked = 0
+    marked_bytes = 0
     for i in range(n):
         tsn = base_tsn + i
         if tsn >= limit:
             break
         e = ring[(head + i) % cap]
-        if e.acked == 0:
+        if e.flags & G_SACKED == 0:
             e.miss += 1
             if e.miss >= threshold and e.frtx == 0:
                 e.frtx = 1
                 marked += 1
-    return head, n, base_tsn, cum_bytes, gap_bytes, freed, htna_tsn, marked
+                if e.mark == 0:
+                    e.mark = 1
+                    marked_bytes += e.len
+    return head, n, base_tsn, cum_bytes, gap_bytes, freed, htna_tsn, marked, marked_bytes

@@ -345,9 +345,11 @@ class Connection:
     SCTP: TCP's handshake, segments and congestion control, but each message completes as soon as all its
     bytes have arrived and the previous message of the same ``Message.stream`` is complete, so a loss
     holds up only its own stream (no head-of-line blocking across streams; an HTTP/2-like idealisation).
-    'sctp' (with ``sctp=SctpParams(...)``) is refused until simcore.packet has SCTP associations
-    (issue 10). ``multistream=True`` is the old name of 'tcp_streams' (kept for older code; prefer
-    ``transport``). ``header_bytes`` overrides the scenario's per-packet header size.
+    'sctp': an SCTP association (``sctp=SctpParams(...)``, default ``SctpParams()``; ``simcore.packet._sctp``):
+    messages go as DATA chunks on ``Message.stream`` (below ``n_streams``), delivered in order per stream;
+    SHUTDOWN and unordered delivery are not modelled yet. ``multistream=True`` is the old name of
+    'tcp_streams' (kept for older code; prefer ``transport``). ``header_bytes`` overrides the scenario's
+    per-packet header size (TCP).
     """
 
     client: int
@@ -384,9 +386,14 @@ class Connection:
         if self.sctp is not None and not isinstance(self.sctp, SctpParams):
             raise ValueError(f"sctp={self.sctp!r} is not allowed: must be an SctpParams or None")
         if self.transport == "sctp":
-            raise ValueError("transport='sctp' is not allowed yet: simcore.packet has no SCTP associations so far "
-                             "(issue 10); use 'tcp', or 'tcp_streams' (TCP with per-stream delivery, not SCTP)")
-        if self.sctp is not None:
+            if self.sctp is None:
+                object.__setattr__(self, "sctp", SctpParams())
+            if self.closer != "none":
+                raise ValueError(f"closer={self.closer!r} is not allowed with transport='sctp' yet: SHUTDOWN is not "
+                                 "modelled, associations stay up (closer='none')")
+            if self.sctp.unordered:
+                raise ValueError("sctp.unordered=True is not allowed yet: unordered delivery is not modelled")
+        elif self.sctp is not None:
             raise ValueError(f"sctp=SctpParams(...) is not allowed with transport={self.transport!r}: it "
                              "configures transport='sctp'")
 
@@ -545,6 +552,11 @@ class Scenario:
             if m.conn is not None and m.conn >= len(self.connections):
                 raise ValueError(f"messages[{i}].conn={m.conn} is out of range: "
                                  f"must be in [0, {len(self.connections) - 1}]")
+            for k in self.conns_of(i) if m.conn is not None or m.pool < len(self.pools) else ():
+                sp = self.connections[k].sctp
+                if sp is not None and m.stream >= sp.n_streams:
+                    raise ValueError(f"messages[{i}].stream={m.stream} is out of range: connection {k} is an SCTP "
+                                     f"association with n_streams={sp.n_streams}")
             if m.after_message >= len(self.messages) or m.after_message == i:
                 raise ValueError(f"messages[{i}].after_message={m.after_message} is not allowed: must be -1 or "
                                  f"another message index in [0, {len(self.messages) - 1}]")

@@ -93,8 +93,9 @@ def test_connection_transports():
     assert Connection(0, 1, multistream=True) == c  # the old name
     with pytest.raises(ValueError, match="transport='udp' is not allowed: must be one of"):
         Connection(0, 1, transport="udp")
-    with pytest.raises(ValueError, match="transport='sctp' is not allowed yet"):
-        Connection(0, 1, transport="sctp", sctp=SctpParams())
+    assert Connection(0, 1, transport="sctp").sctp == SctpParams()
+    with pytest.raises(ValueError, match="closer='client' is not allowed with transport='sctp' yet"):
+        Connection(0, 1, transport="sctp", closer="client")
     with pytest.raises(ValueError, match="sctp=SctpParams.* is not allowed with transport='tcp'"):
         Connection(0, 1, sctp=SctpParams())
     with pytest.raises(ValueError, match="sctp=3 is not allowed"):

@@ -106,3 +106,39 @@ def test_an_association_reads_back_chunk_by_chunk_with_good_checksums(tshark, tm
     assert rows[0][1] == "6" and rows[0][3] == "26"  # IPv4 address type; the padding is the chunk's
     assert rows[1][1] == "204" and rows[2][3] == "204,116"  # cookie parameter 4 + 200; COOKIE-ECHO, DATA
     assert [r[2] for r in rows[2:4]] == ["0x00002222", "0x00001111"]
+
+
+def test_a_simulated_association_exports_as_sctp_that_tshark_reads(tshark, tmp_path):
+    from simcore.packet import Connection, LinkParams, Message, Network, Scenario, SctpParams, simulate
+
+    # TSN 1 (offered packet 3 on the forward link) lost; a SACK per packet; see test_sctp_assoc.py
+    fwd = LinkParams(rate_bps=8e6, delay_s=0.05, queue_packets=100, drop_sequence=(3,))
+    back = LinkParams(rate_bps=8e6, delay_s=0.05, queue_packets=100)
+    sp = SctpParams(initial_cwnd_mtus=3, delayed_sack=False)
+    sc = Scenario(Network(2, Network.duplex(0, 1, fwd, back)), (Connection(0, 1, transport="sctp", sctp=sp),),
+                  (Message(0, 8 * 1452, stream=3),), duration_s=3.0)
+    r = simulate(sc, seed=5, trace=True)
+    path = r.to_pcap(tmp_path / "assoc.pcap", snaplen=2000)
+    rows = _fields(tshark, path, ["frame.len", "ip.src", "sctp.checksum.status", "sctp.chunk_type", "_ws.malformed",
+                                  "sctp.data_tsn_raw", "sctp.data_sid", "sctp.data_b_bit", "sctp.data_e_bit",
+                                  "sctp.sack_cumulative_tsn_ack_raw", "sctp.sack_gap_block_start",
+                                  "sctp.sack_gap_block_end", "sctp.retransmission"])
+    assert all(x[2] == "1" and x[4] == "" for x in rows)  # CRC32c good, nothing malformed
+    assert [x[3] for x in rows[:4]] == ["1", "2", "10", "11"]  # INIT, INIT-ACK, COOKIE-ECHO, COOKIE-ACK
+    # every frame on the wire has the size the simulator counted: IP bytes on link 0 (sent, lost included)
+    # and on link 1, plus 14 bytes of Ethernet each
+    up = [x for x in rows if x[1] == "10.0.0.1"]
+    down = [x for x in rows if x[1] == "10.0.0.2"]
+    assert sum(int(x[0]) - 14 for x in up) == r.link_bytes[0]
+    assert sum(int(x[0]) - 14 for x in down) == r.link_bytes[1]
+    isn = int(r.tcp_isn[0, 0])
+    data = [x for x in up if x[3] == "0"]
+    tsns = [int(x[5]) - isn for x in data]
+    assert tsns[:8] == list(range(8)) and tsns[8:] == [1]  # TSN 1 sent again, once
+    assert data[8][12] != ""  # tshark's own TSN analysis calls it a retransmission
+    assert {x[6] for x in data} == {"0x0003"}
+    assert [(x[7], x[8]) for x in data[:8]] == [("1", "0")] + [("0", "0")] * 6 + [("0", "1")]
+    # the SACK answering TSN 2: cumulative TSN ack = TSN 0, one gap block 2-2 (TSN 2)
+    sacks = [x for x in down if x[3] == "3"]
+    peer = int(r.tcp_isn[0, 0])
+    assert (int(sacks[1][9]) - peer, sacks[1][10], sacks[1][11]) == (0, "2", "2")

@@ -1,0 +1,123 @@
+"""Numba: SCTP's handlers of the events ``_transport`` dispatches to it, and the association's set-up.
+
+Association (RFC 4960 sec. 5.1): the client sends INIT and starts T1-init; the server answers with an
+INIT-ACK carrying a state cookie and keeps no state; the client echoes the cookie (COOKIE-ECHO, T1-cookie)
+and may then receive; the server, on the cookie, establishes the association and answers COOKIE-ACK; the
+client, on it, establishes too. T1 expiries resend INIT or COOKIE-ECHO with the timer doubled (sec.
+6.3.3 rule E2 applied to T1, up to RTO.Max). No DATA rides on COOKIE-ECHO (the RFC allows it).
+SHUTDOWN is not modelled: associations stay up (``closer`` must be 'none').
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from . import _app as A  # late bound, as for TCP
+from . import _layout as L
+from ._link import push
+from ._rtt import rto_arm, rto_backoff
+from ._sctp import establish, on_sack, on_t3, sctp_packet, sctp_send
+from ._sctp_recv import on_data, start_receiver
+from ._tcp import trace_tcp
+
+_INF = math.inf
+
+
+@njit(cache=True, _nrt=False)
+def _handshake(S, s, r, ch, t):
+    """The association chunks of a packet arriving at the host of sender ``s`` / receiver ``r``."""
+    half = S.half
+    c = s >> 1
+    if ch & L.K_INIT:  # at the server: stateless INIT-ACK with the cookie
+        sctp_packet(S, s, t, L.K_INIT_ACK, 0, 0, 0, False)
+    if ch & L.K_INIT_ACK and half[s].state == L.S_SYN and half[s].sphase == 0:  # at the client
+        half[s].sphase = 1
+        start_receiver(S, r)
+        sctp_packet(S, s, t, L.K_COOKIE_ECHO, 0, 0, 0, False)
+        rto_arm(S, s, t)  # T1-cookie
+    if ch & L.K_COOKIE_ECHO:  # at the server
+        if half[s].state == L.S_CLOSED:
+            S.conn[c].opened = 1
+            start_receiver(S, r)
+            establish(S, s, t)
+            half[s].est_t = t
+        sctp_packet(S, s, t, L.K_COOKIE_ACK, 0, 0, 0, False)
+        sctp_send(S, s, t)
+    if ch & L.K_COOKIE_ACK and half[s].state == L.S_SYN:  # at the client
+        establish(S, s, t)
+        half[s].est_t = t
+        trace_tcp(S, s, t, 0)
+        sctp_send(S, s, t)
+
+
+@njit(cache=True, _nrt=False)
+def sctp_arrive(S, p, t):
+    """An SCTP packet of half ``r`` reaches the host whose sending half is ``s = r ^ 1``."""
+    half = S.half
+    pk = S.pkt[p]
+    r = 2 * pk.conn + pk.dir
+    s = r ^ 1
+    ch = pk.chunks
+    if ch & (L.K_INIT | L.K_INIT_ACK | L.K_COOKIE_ECHO | L.K_COOKIE_ACK):
+        _handshake(S, s, r, ch, t)
+    if ch & L.K_DATA:
+        on_data(S, r, p, t)
+        A.deliver(S, r, t)
+    if ch & L.K_SACK:
+        on_sack(S, s, p, t)
+    owed = half[r].ack_owed
+    if owed == 1:
+        if sctp_send(S, s, t) == 0 and half[r].ack_owed == 1:
+            sctp_packet(S, s, t, L.K_SACK, 0, 0, 0, False)
+    elif owed == 2 and half[r].dack_armed == 0:
+        half[r].dack_armed = 1
+        nh = half.shape[0]
+        push(S, t + S.conn[r >> 1].delack_s, L.EV_DELACK, half[r].dack_gen * nh + r)
+
+
+@njit(cache=True, _nrt=False)
+def sctp_open(S, c, t):
+    """``EV_OPEN``: the client of association ``c`` sends INIT and starts T1-init."""
+    h = 2 * c
+    half = S.half
+    if half[h].state == L.S_CLOSED:
+        S.conn[c].opened = 1
+        half[h].state = L.S_SYN
+        half[h].sphase = 0
+        sctp_packet(S, h, t, L.K_INIT, 0, 0, 0, False)
+        rto_arm(S, h, t)
+        trace_tcp(S, h, t, 3)
+
+
+@njit(cache=True, _nrt=False)
+def sctp_delack(S, a, t):
+    """``EV_DELACK``: the SACK timer of receiver ``r`` (sec. 6.2) fires: send the SACK it still owes."""
+    half = S.half
+    nh = half.shape[0]
+    r = a % nh
+    if a // nh == half[r].dack_gen and half[r].dack_armed == 1:
+        half[r].dack_armed = 0
+        if half[r].ack_owed > 0:
+            sctp_packet(S, r ^ 1, t, L.K_SACK, 0, 0, 0, False)
+
+
+@njit(cache=True, _nrt=False)
+def sctp_rto(S, h, t):
+    """The retransmission timer of half ``h`` expired: T1-init / T1-cookie during set-up, else T3-rtx."""
+    half = S.half
+    if half[h].state == L.S_SYN:
+        half[h].n_timeout += 1
+        rto_backoff(S, h)
+        sctp_packet(S, h, t, L.K_INIT if half[h].sphase == 0 else L.K_COOKIE_ECHO, 0, 0, 0, False)
+        rto_arm(S, h, t)
+        trace_tcp(S, h, t, 2)
+    elif half[h].state == L.S_EST:
+        on_t3(S, h, t)
+
+
+@njit(cache=True, _nrt=False)
+def sctp_close(S, h, t):
+    """The application closes half ``h``: SHUTDOWN is not modelled (refused when the scenario is built)."""
+    return
