@@ -27,7 +27,8 @@ Pieces:
   wire. ``Connection(transport="sctp", sctp=SctpParams(...))``: an SCTP association (INIT / INIT-ACK /
   COOKIE-ECHO / COOKIE-ACK with T1, DATA chunks per message and stream, SACK with gap blocks, delayed
   SACK, byte-based cwnd with Max.Burst and idle decay, fast retransmit on the N-th miss indication, T3-rtx,
-  the peer's a_rwnd). Not yet: SHUTDOWN, bundling of several DATA chunks, unordered delivery, captures.
+  the peer's a_rwnd, SHUTDOWN / SHUTDOWN-ACK / SHUTDOWN-COMPLETE). Not yet: bundling of several DATA
+  chunks in one packet, unordered delivery.
 - ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``padhye_throughput_bps`` (PFTK, with timeouts),
   ``window_limited_throughput_bps``.
 - ``Connection(transport="tcp_streams")`` + ``Message(stream=k)``: TCP with per-stream delivery (not

@@ -98,6 +98,19 @@ K_COOKIE_ECHO = 4
 K_COOKIE_ACK = 8
 K_DATA = 16
 K_SACK = 32
+K_SHUTDOWN = 64
+K_SHUTDOWN_ACK = 128
+K_SHUTDOWN_COMPLETE = 256
+
+# ---- SCTP phases of a sending half (S.half[h].sphase) ----------------------------------------------------
+SP_INIT = 0  # S_SYN: INIT sent
+SP_COOKIE = 1  # S_SYN: COOKIE-ECHO sent
+SP_UP = 0  # S_EST: established
+SP_SHUT_PENDING = 2  # the application closed: SHUTDOWN once all our data is acknowledged
+SP_SHUT_SENT = 3  # SHUTDOWN sent (T2-shutdown)
+SP_SHUT_RCVD = 4  # the peer's SHUTDOWN arrived: SHUTDOWN-ACK once all our data is acknowledged
+SP_SHUT_ACK_SENT = 5  # SHUTDOWN-ACK sent (T2-shutdown)
+SP_CLOSED = 6  # SHUTDOWN-COMPLETE sent or received: the association is gone (no TIME-WAIT)
 
 
 def _dtype(ints: str, floats: str = "", arrays: tuple = ()) -> np.dtype:
@@ -129,18 +142,20 @@ HALF = _dtype(
     "tsn_head sphase sack_pkts snd_msg n_marked",
     "cwnd ssthresh srtt rttvar rto rtt_t0 rto_deadline rto_ev_t last_send est_t fin_acked_t fin_rcvd_t "
     "flight pba peer_rwnd")
-# SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (handshake: 0 INIT sent, 1
-# COOKIE-ECHO sent), sack_pkts (packets with DATA not yet acknowledged, for the delayed SACK), snd_msg
-# (message holding snd_max, -1 unknown), n_marked (chunks marked for retransmission); flight (user data
-# outstanding, bytes), pba (partial_bytes_acked), peer_rwnd (the peer's window as the sender tracks it).
+# SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (SP_*: handshake and shutdown),
+# sack_pkts (packets with DATA not yet acknowledged, for the delayed SACK), snd_msg (message holding snd_max, -1
+# unknown), n_marked (chunks marked for retransmission); flight (user data outstanding, bytes), pba
+# (partial_bytes_acked), peer_rwnd (the peer's window as the sender tracks it).
 
-# One row per connection: its parameters and application bookkeeping. proto (PROTO_*), client, server,
-# variant (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack,
-# idle_restart, closer (0 client, 1 server, -1 never), fin_queued, opened, multistream, hdr (header bytes
-# per packet, options included), dupthresh, limited_tx (RFC 3042), delack_ticks (1: the delayed ACK leaves
-# at the next multiple of delack_s, BSD's fast timer); per direction d: total[d] messages, written[d],
-# done[d]. Floats: min_rto, max_rto, init_rto, delack_s, open_t, timewait_t (closer entered TIME-WAIT),
-# closed_t, init_ssthresh, tick_s (timer granularity, 0 exact).
+# One row per connection: its parameters and application bookkeeping. proto (PROTO_*), client, server, variant
+# (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack, idle_restart,
+# closer (0 client, 1 server, -1 never), fin_queued, opened, multistream, hdr (header bytes per packet, options
+# included), dupthresh, limited_tx (RFC 3042), delack_ticks (1: the delayed ACK leaves at the next multiple of
+# delack_s, BSD's fast timer); per direction d: total[d] messages, written[d], done[d]. Floats: min_rto, max_rto,
+# init_rto, delack_s, open_t, timewait_t (closer entered TIME-WAIT), closed_t, init_ssthresh, tick_s (timer
+# granularity, 0 exact). SCTP (from SctpParams; mss = user data of a full DATA chunk, iw = initial cwnd in bytes,
+# delack / delack_s = delayed SACK): mtu, max_burst, burst_pkts (1: Max.Burst counts packets), miss_thr, htna,
+# fast_rec, ss_min / idle_min (floors in MTUs), sack_every, cookie (bytes).
 CONN = _dtype("proto client server variant mss rwnd iw delack idle_restart closer fin_queued opened multistream "
               "hdr dupthresh limited_tx delack_ticks "
               "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie",

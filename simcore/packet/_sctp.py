@@ -8,8 +8,8 @@ when retransmitted. The ring of chunks not yet cumulatively acknowledged is the 
 receiver owes one (bundling of several DATA chunks is not modelled). Sizes: 20 (IPv4) + 12 (common
 header) + the chunks, padded to 4 bytes (``_sctp_wire``).
 
-The association (INIT, INIT-ACK with a state cookie, COOKIE-ECHO, COOKIE-ACK, T1 timers) is in
-``_sctp_events``; the receiver in ``_sctp_recv``; the congestion rules in ``_sctp_cc``.
+The association (INIT, INIT-ACK with a state cookie, COOKIE-ECHO, COOKIE-ACK, T1 timers; SHUTDOWN, SHUTDOWN-ACK,
+SHUTDOWN-COMPLETE, T2) is in ``_sctp_events``; the receiver in ``_sctp_recv``; the congestion rules in ``_sctp_cc``.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from . import _layout as L
 from ._link import alloc, inject, take_row
 from ._rtt import rto_arm, rto_backoff, rtt_sample
 from ._sctp_cc import idle_decay, max_burst_cwnd, on_fast_retransmit, on_sack_cwnd, on_t3_expiry
-from ._sctp_recv import fill_sack
+from ._sctp_recv import fill_sack, tsn_of
 from ._sctp_sack import sack_scan
 from ._tcp import trace_tcp
 
@@ -71,6 +71,17 @@ def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx):
         size += 4
     if chunks & L.K_DATA:
         size += _pad4(16 + ln)
+    if chunks & L.K_SHUTDOWN:  # carries the cumulative TSN ack of our receiver
+        size += 8
+        flags |= L.F_FIN
+        if half[r].rcv_started == 1:
+            pk.ack = tsn_of(S, r, half[r].rcv_nxt) - 1
+    if chunks & L.K_SHUTDOWN_ACK:
+        size += 4
+        flags |= L.F_FIN
+    if chunks & L.K_SHUTDOWN_COMPLETE:
+        size += 4
+        flags |= L.F_FIN | L.F_SYN
     if half[r].rcv_started == 1 and (chunks & L.K_SACK or half[r].ack_owed > 0):
         chunks |= L.K_SACK
         size += 16 + 4 * fill_sack(S, r, p)
@@ -95,6 +106,7 @@ def establish(S, h, t):
     c = h >> 1
     conn = S.conn
     half[h].state = L.S_EST
+    half[h].sphase = L.SP_UP
     half[h].cwnd = conn[c].iw
     half[h].ssthresh = conn[c].init_ssthresh
     half[h].pba = 0.0

@@ -1,7 +1,8 @@
 """The SCTP packets of a traced run, byte by byte, for the capture export (``simcore.packet.capture``).
 
 From each packet's trace row: INIT (flags SYN), INIT-ACK (SYN + ACK), COOKIE-ECHO / COOKIE-ACK (no data,
-no SACK; client / server), DATA (``seqlen`` bytes at ``seq``), SACK (flag ACK: cumulative TSN ack in
+no SACK; client / server), SHUTDOWN / SHUTDOWN-ACK (FIN; from the closer / its peer), SHUTDOWN-COMPLETE
+(FIN + SYN), DATA (``seqlen`` bytes at ``seq``), SACK (flag ACK: cumulative TSN ack in
 ``ack``, gap blocks as TSN ranges in ``sack``). Control chunks go before DATA (RFC 4960 sec. 6.10).
 
 - Verification tags and initial TSNs: the run's random ``tcp_isn`` per direction (tag = isn | 1, never 0;
@@ -25,6 +26,9 @@ from ._sctp_chunks import (
     init_chunk,
     sack_chunk,
     sctp_packet,
+    shutdown_ack_chunk,
+    shutdown_chunk,
+    shutdown_complete_chunk,
 )
 
 __all__ = ["sctp_packets"]
@@ -51,6 +55,13 @@ def _layouts(result) -> dict:
     return {k: tuple(np.array(col, np.int64) for col in zip(*v, strict=True)) for k, v in out.items()}
 
 
+def _sack(pt, i, peer_isn, sp) -> bytes:
+    cum = int(pt.ack[i])
+    blocks = pt.sack[i] if pt.sack is not None else np.full((3, 2), -1)
+    gaps = [(int(lo) - cum, int(hi) - 1 - cum) for lo, hi in blocks if lo >= 0]
+    return sack_chunk(int(peer_isn) + cum, sp.rwnd_bytes, gaps)
+
+
 def sctp_packets(result, rows: np.ndarray, server_port: int, client_port0: int) -> list[bytes]:
     """Return the SCTP packet (common header and chunks, CRC32c) of every trace row in ``rows``."""
     pt, sc = result.packet_trace, result.scenario
@@ -72,7 +83,17 @@ def sctp_packets(result, rows: np.ndarray, server_port: int, client_port0: int) 
         mine, peer = int(tags[c, d]), int(tags[c, 1 - d])
         chunks = []
         vtag = peer
-        if f & 1:
+        if f & 4:  # the SHUTDOWN family: FIN + SYN ends it; FIN from the closer / from its peer
+            closer = 0 if sc.connections[c].closer == "client" else 1
+            if f & 1:
+                chunks.append(shutdown_complete_chunk())
+            elif d == closer:
+                chunks.append(shutdown_chunk(int(isn[c, 1 - d]) + int(pt.ack[i])))
+            else:
+                chunks.append(shutdown_ack_chunk())
+            if f & 2:
+                chunks.insert(0, _sack(pt, i, isn[c, 1 - d], sp))
+        elif f & 1:
             if f & 2:
                 chunks.append(init_ack_chunk(mine, sp.rwnd_bytes, sp.n_streams, int(isn[c, d]), sp.cookie_bytes))
             else:
@@ -82,10 +103,7 @@ def sctp_packets(result, rows: np.ndarray, server_port: int, client_port0: int) 
             if ln == 0 and not f & 2:
                 chunks.append(cookie_echo_chunk(sp.cookie_bytes) if d == 0 else cookie_ack_chunk())
             if f & 2:
-                cum = int(pt.ack[i])
-                blocks = pt.sack[i] if pt.sack is not None else np.full((3, 2), -1)
-                gaps = [(int(lo) - cum, int(hi) - 1 - cum) for lo, hi in blocks if lo >= 0]
-                chunks.append(sack_chunk(int(isn[c, 1 - d]) + cum, sp.rwnd_bytes, gaps))
+                chunks.append(_sack(pt, i, isn[c, 1 - d], sp))
             if ln > 0:
                 seq = int(pt.seq[i])
                 tsn = int(np.searchsorted(starts[(c, d)], seq))

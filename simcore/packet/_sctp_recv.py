@@ -32,6 +32,8 @@ def tsn_of(S, h, b):
     if b >= half[h].snd_max or n == 0:
         return base + n
     row = half[h].seg_row
+    if row < 0:  # the sender has closed
+        return base + n
     cap = S.seg.shape[1]
     head = half[h].seg_head
     lo = 0
@@ -97,7 +99,7 @@ def on_data(S, r, p, t):
     """Receiver of half ``r`` gets the DATA chunk of packet ``p``: reassemble and note the SACK owed."""
     half = S.half
     pkt = S.pkt
-    if half[r].rcv_started == 0:
+    if half[r].rcv_started == 0 or half[r].ooo_row < 0:  # not started, or closed
         return
     seq = pkt[p].seq
     ln = pkt[p].seqlen

@@ -341,15 +341,14 @@ class Connection:
     closes right behind its response); it records TIME-WAIT when the peer's FIN arrives. Messages
     written after the FIN are ignored (they never complete).
 
-    ``transport``: 'tcp' (the default); 'tcp_streams', TCP with per-stream delivery at the receiver, *not*
-    SCTP: TCP's handshake, segments and congestion control, but each message completes as soon as all its
-    bytes have arrived and the previous message of the same ``Message.stream`` is complete, so a loss
-    holds up only its own stream (no head-of-line blocking across streams; an HTTP/2-like idealisation).
-    'sctp': an SCTP association (``sctp=SctpParams(...)``, default ``SctpParams()``; ``simcore.packet._sctp``):
-    messages go as DATA chunks on ``Message.stream`` (below ``n_streams``), delivered in order per stream;
-    SHUTDOWN and unordered delivery are not modelled yet. ``multistream=True`` is the old name of
-    'tcp_streams' (kept for older code; prefer ``transport``). ``header_bytes`` overrides the scenario's
-    per-packet header size (TCP).
+    ``transport``: 'tcp' (the default); 'tcp_streams', TCP with per-stream delivery at the receiver, *not* SCTP: TCP's
+    handshake, segments and congestion control, but each message completes as soon as all its bytes have arrived and the
+    previous message of the same ``Message.stream`` is complete, so a loss holds up only its own stream (no head-of-line
+    blocking across streams; an HTTP/2-like idealisation). 'sctp': an SCTP association (``sctp=SctpParams(...)``,
+    default ``SctpParams()``; ``simcore.packet._sctp``): messages go as DATA chunks on ``Message.stream`` (below
+    ``n_streams``), delivered in order per stream; the closer ends the association with SHUTDOWN (no TIME-WAIT);
+    unordered delivery is not modelled yet. ``multistream=True`` is the old name of 'tcp_streams' (kept for older code;
+    prefer ``transport``). ``header_bytes`` overrides the scenario's per-packet header size (TCP).
     """
 
     client: int
@@ -388,9 +387,6 @@ class Connection:
         if self.transport == "sctp":
             if self.sctp is None:
                 object.__setattr__(self, "sctp", SctpParams())
-            if self.closer != "none":
-                raise ValueError(f"closer={self.closer!r} is not allowed with transport='sctp' yet: SHUTDOWN is not "
-                                 "modelled, associations stay up (closer='none')")
             if self.sctp.unordered:
                 raise ValueError("sctp.unordered=True is not allowed yet: unordered delivery is not modelled")
         elif self.sctp is not None:

@@ -190,3 +190,21 @@ def test_conservation_and_determinism_under_random_loss():
     assert a.packets_created == (a.packets_delivered + a.packets_dropped_queue + a.packets_dropped_loss
                                  + a.packets_in_flight)
     assert a.retransmits[0, 0] > 0  # the loss was felt
+
+
+def test_shutdown_after_all_data_is_acknowledged_and_no_time_wait():
+    # request (100 B: a 148-byte packet) at EST; the reply (1000 B) leaves when it arrives, with the
+    # delayed SACK of the request bundled (1048 + 16 = 1064 bytes). The server closes at once but sends
+    # SHUTDOWN (40 bytes) only when the reply is acknowledged: by the client's delayed SACK (48 bytes,
+    # 200 ms after the reply arrives). SHUTDOWN-ACK (36) back, then SHUTDOWN-COMPLETE (36).
+    conn = Connection(0, 1, transport="sctp", closer="server")
+    sc = Scenario(_path(), (conn,), (Message(0, 100), Message(0, 1000, "server", after_message=0)),
+                  duration_s=3.0)
+    r = simulate(sc, trace=True)
+    reply_in = EST + 148 * US + D + 1064 * US + D
+    assert r.message_done_s[1] == pytest.approx(reply_in, abs=1e-9)
+    closed = reply_in + 0.2 + 48 * US + D + 40 * US + D + 36 * US + D + 36 * US + D
+    assert r.closed_s[0] == pytest.approx(closed, abs=1e-9)
+    assert np.isnan(r.timewait_s[0])
+    assert r.link_bytes[0] == 60 + 236 + 148 + 48 + 36  # INIT, COOKIE-ECHO, DATA, SACK, SHUTDOWN-ACK
+    assert r.link_bytes[1] == 256 + 36 + 1064 + 40 + 36  # INIT-ACK, COOKIE-ACK, DATA+SACK, SHUTDOWN, -COMPLETE

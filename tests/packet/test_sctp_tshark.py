@@ -142,3 +142,19 @@ def test_a_simulated_association_exports_as_sctp_that_tshark_reads(tshark, tmp_p
     sacks = [x for x in down if x[3] == "3"]
     peer = int(r.tcp_isn[0, 0])
     assert (int(sacks[1][9]) - peer, sacks[1][10], sacks[1][11]) == (0, "2", "2")
+
+
+def test_a_shutdown_reads_back_as_the_shutdown_chunks(tshark, tmp_path):
+    from simcore.packet import Connection, LinkParams, Message, Network, Scenario, simulate
+
+    link = LinkParams(rate_bps=8e6, delay_s=0.05, queue_packets=100)
+    sc = Scenario(Network(2, Network.duplex(0, 1, link)), (Connection(0, 1, transport="sctp", closer="server"),),
+                  (Message(0, 100), Message(0, 1000, "server", after_message=0)), duration_s=3.0)
+    path = simulate(sc, seed=2, trace=True).to_pcap(tmp_path / "shut.pcap", snaplen=2000)
+    rows = _fields(tshark, path, ["ip.src", "sctp.checksum.status", "sctp.chunk_type", "_ws.malformed",
+                                  "sctp.shutdown_cumulative_tsn_ack"])
+    assert all(x[1] == "1" and x[3] == "" for x in rows)
+    # INIT, INIT-ACK, COOKIE-ECHO, COOKIE-ACK, request, reply + SACK, SACK, SHUTDOWN, SHUTDOWN-ACK, -COMPLETE
+    assert [x[2] for x in rows] == ["1", "2", "10", "11", "0", "3,0", "3", "7", "8", "14"]
+    assert [x[0][-1] for x in rows[7:]] == ["2", "1", "2"]  # server, client, server
+    assert rows[7][4] != ""  # SHUTDOWN carries the cumulative TSN ack of the request
