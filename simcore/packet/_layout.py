@@ -56,6 +56,7 @@ F_ACK = 2
 F_FIN = 4
 F_CBR = 8
 F_RETX = 16
+F_COOKIE = 32  # SCTP: the packet holds a COOKIE-ECHO (client) or COOKIE-ACK (server)
 
 # ---- segment flags (sender's scoreboard) -------------------------------------------------------------
 G_SACKED = 1
@@ -106,6 +107,7 @@ K_SHUTDOWN_COMPLETE = 256
 SP_INIT = 0  # S_SYN: INIT sent
 SP_COOKIE = 1  # S_SYN: COOKIE-ECHO sent
 SP_UP = 0  # S_EST: established
+# (S_EST with SP_COOKIE: COOKIE-ECHO sent with DATA bundled; nothing more until COOKIE-ACK)
 SP_SHUT_PENDING = 2  # the application closed: SHUTDOWN once all our data is acknowledged
 SP_SHUT_SENT = 3  # SHUTDOWN sent (T2-shutdown)
 SP_SHUT_RCVD = 4  # the peer's SHUTDOWN arrived: SHUTDOWN-ACK once all our data is acknowledged
@@ -155,10 +157,11 @@ HALF = _dtype(
 # init_rto, delack_s, open_t, timewait_t (closer entered TIME-WAIT), closed_t, init_ssthresh, tick_s (timer
 # granularity, 0 exact). SCTP (from SctpParams; mss = user data of a full DATA chunk, iw = initial cwnd in bytes,
 # delack / delack_s = delayed SACK): mtu, max_burst, burst_pkts (1: Max.Burst counts packets), miss_thr, htna,
-# fast_rec, ss_min / idle_min (floors in MTUs), sack_every, cookie (bytes).
+# fast_rec, ss_min / idle_min (floors in MTUs), sack_every, cookie (bytes), cookie_data (1: DATA may ride on
+# COOKIE-ECHO).
 CONN = _dtype("proto client server variant mss rwnd iw delack idle_restart closer fin_queued opened multistream "
               "hdr dupthresh limited_tx delack_ticks "
-              "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie",
+              "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data",
               "min_rto max_rto init_rto delack_s open_t timewait_t closed_t init_ssthresh tick_s",
               (("total", (2,)), ("written", (2,)), ("done", (2,))))
 

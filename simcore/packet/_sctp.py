@@ -65,10 +65,14 @@ def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx):
     if chunks & L.K_INIT_ACK:
         size += 20 + _pad4(4 + cookie)
         flags |= L.F_SYN | L.F_ACK
+    if chunks & L.K_DATA and half[h].state == L.S_EST and half[h].sphase == L.SP_COOKIE:
+        chunks |= L.K_COOKIE_ECHO  # DATA bundled behind the COOKIE-ECHO (sec. 5.1 D)
     if chunks & L.K_COOKIE_ECHO:
         size += _pad4(4 + cookie)
+        flags |= L.F_COOKIE
     if chunks & L.K_COOKIE_ACK:
         size += 4
+        flags |= L.F_COOKIE
     if chunks & L.K_DATA:
         size += _pad4(16 + ln)
     if chunks & L.K_SHUTDOWN:  # carries the cumulative TSN ack of our receiver
@@ -125,7 +129,7 @@ def establish(S, h, t):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _send_chunk(S, h, off, t, retx):
+def send_chunk(S, h, off, t, retx):
     """Send the chunk at ring offset ``off`` of half ``h``."""
     half = S.half
     cap = S.seg.shape[1]
@@ -166,7 +170,7 @@ def _retransmit_marked(S, h, t, force):
                 e.frtx = 2
             half[h].n_marked -= 1
             half[h].flight += e.len
-            _send_chunk(S, h, i, t, True)
+            send_chunk(S, h, i, t, True)
             sent += 1
             if force:
                 break
@@ -213,7 +217,10 @@ def sctp_send(S, h, t):
     cap = S.seg.shape[1]
     row = half[h].seg_row
     new = 0
-    while half[h].flight < half[h].cwnd and half[h].seg_n < cap:
+    limit = cap
+    if half[h].sphase == L.SP_COOKIE:  # one DATA chunk with the COOKIE-ECHO, then wait for COOKIE-ACK
+        limit = 1
+    while half[h].flight < half[h].cwnd and half[h].seg_n < limit:
         smax = half[h].snd_max
         avail = half[h].write_end - smax
         if avail <= 0:
@@ -241,7 +248,7 @@ def sctp_send(S, h, t):
         if half[h].rtt_seq < 0:
             half[h].rtt_seq = smax + ln
             half[h].rtt_t0 = t
-        _send_chunk(S, h, n, t, False)
+        send_chunk(S, h, n, t, False)
         new += 1
         if conn[c].burst_pkts == 1 and conn[c].max_burst > 0 and new >= conn[c].max_burst:
             break

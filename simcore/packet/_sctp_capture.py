@@ -1,8 +1,8 @@
 """The SCTP packets of a traced run, byte by byte, for the capture export (``simcore.packet.capture``).
 
-From each packet's trace row: INIT (flags SYN), INIT-ACK (SYN + ACK), COOKIE-ECHO / COOKIE-ACK (no data,
-no SACK; client / server), SHUTDOWN / SHUTDOWN-ACK (FIN; from the closer / its peer), SHUTDOWN-COMPLETE
-(FIN + SYN), DATA (``seqlen`` bytes at ``seq``), SACK (flag ACK: cumulative TSN ack in
+From each packet's trace row: INIT (flags SYN), INIT-ACK (SYN + ACK), COOKIE-ECHO / COOKIE-ACK (flag F_COOKIE;
+client / server; DATA may follow a COOKIE-ECHO), SHUTDOWN / SHUTDOWN-ACK (FIN; from the closer / its peer),
+SHUTDOWN-COMPLETE (FIN + SYN), DATA (``seqlen`` bytes at ``seq``), SACK (flag ACK: cumulative TSN ack in
 ``ack``, gap blocks as TSN ranges in ``sack``). Control chunks go before DATA (RFC 4960 sec. 6.10).
 
 - Verification tags and initial TSNs: the run's random ``tcp_isn`` per direction (tag = isn | 1, never 0;
@@ -100,7 +100,7 @@ def sctp_packets(result, rows: np.ndarray, server_port: int, client_port0: int) 
                 chunks.append(init_chunk(mine, sp.rwnd_bytes, sp.n_streams, int(isn[c, d])))
                 vtag = 0
         else:
-            if ln == 0 and not f & 2:
+            if f & 32:  # F_COOKIE
                 chunks.append(cookie_echo_chunk(sp.cookie_bytes) if d == 0 else cookie_ack_chunk())
             if f & 2:
                 chunks.append(_sack(pt, i, isn[c, 1 - d], sp))

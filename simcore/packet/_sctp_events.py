@@ -4,7 +4,8 @@ Association (RFC 4960 sec. 5.1): the client sends INIT and starts T1-init; the s
 INIT-ACK carrying a state cookie and keeps no state; the client echoes the cookie (COOKIE-ECHO, T1-cookie)
 and may then receive; the server, on the cookie, establishes the association and answers COOKIE-ACK; the
 client, on it, establishes too. T1 expiries resend INIT or COOKIE-ECHO with the timer doubled (sec.
-6.3.3 rule E2 applied to T1, up to RTO.Max). No DATA rides on COOKIE-ECHO (the RFC allows it).
+6.3.3 rule E2 applied to T1, up to RTO.Max). With ``SctpParams.cookie_echo_data`` the client's first DATA
+chunk rides behind the COOKIE-ECHO (sec. 5.1 D) and nothing more leaves until the COOKIE-ACK.
 
 Shutdown (sec. 9.2): the closer's application closes (``sctp_close``); once all its data is acknowledged
 it sends SHUTDOWN (with its cumulative TSN ack) and starts T2-shutdown; the peer, once all its own data is
@@ -23,7 +24,7 @@ from . import _app as A  # late bound, as for TCP
 from . import _layout as L
 from ._link import give_row, push
 from ._rtt import rto_arm, rto_backoff
-from ._sctp import establish, on_sack, on_t3, sctp_packet, sctp_send
+from ._sctp import establish, on_sack, on_t3, sctp_packet, sctp_send, send_chunk
 from ._sctp_recv import on_data, start_receiver
 from ._tcp import trace_tcp
 
@@ -37,10 +38,15 @@ def _handshake(S, s, r, ch, t):
     c = s >> 1
     if ch & L.K_INIT:  # at the server: stateless INIT-ACK with the cookie
         sctp_packet(S, s, t, L.K_INIT_ACK, 0, 0, 0, False)
-    if ch & L.K_INIT_ACK and half[s].state == L.S_SYN and half[s].sphase == 0:  # at the client
-        half[s].sphase = 1
+    if ch & L.K_INIT_ACK and half[s].state == L.S_SYN and half[s].sphase == L.SP_INIT:  # at the client
         start_receiver(S, r)
-        sctp_packet(S, s, t, L.K_COOKIE_ECHO, 0, 0, 0, False)
+        if S.conn[c].cookie_data == 1 and half[s].write_end > 1:  # DATA rides on the COOKIE-ECHO
+            establish(S, s, t)
+            half[s].sphase = L.SP_COOKIE
+            sctp_send(S, s, t)
+        else:
+            half[s].sphase = L.SP_COOKIE
+            sctp_packet(S, s, t, L.K_COOKIE_ECHO, 0, 0, 0, False)
         rto_arm(S, s, t)  # T1-cookie
     if ch & L.K_COOKIE_ECHO:  # at the server
         if half[s].state == L.S_CLOSED:
@@ -50,8 +56,10 @@ def _handshake(S, s, r, ch, t):
             half[s].est_t = t
         sctp_packet(S, s, t, L.K_COOKIE_ACK, 0, 0, 0, False)
         sctp_send(S, s, t)
-    if ch & L.K_COOKIE_ACK and half[s].state == L.S_SYN:  # at the client
-        establish(S, s, t)
+    if ch & L.K_COOKIE_ACK and half[s].sphase == L.SP_COOKIE:  # at the client
+        if half[s].state == L.S_SYN:
+            establish(S, s, t)
+        half[s].sphase = L.SP_UP
         half[s].est_t = t
         trace_tcp(S, s, t, 0)
         sctp_send(S, s, t)
@@ -156,7 +164,7 @@ def sctp_open(S, c, t):
     if half[h].state == L.S_CLOSED:
         S.conn[c].opened = 1
         half[h].state = L.S_SYN
-        half[h].sphase = 0
+        half[h].sphase = L.SP_INIT
         sctp_packet(S, h, t, L.K_INIT, 0, 0, 0, False)
         rto_arm(S, h, t)
         trace_tcp(S, h, t, 3)
@@ -181,12 +189,17 @@ def sctp_rto(S, h, t):
     if half[h].state == L.S_SYN:
         half[h].n_timeout += 1
         rto_backoff(S, h)
-        sctp_packet(S, h, t, L.K_INIT if half[h].sphase == 0 else L.K_COOKIE_ECHO, 0, 0, 0, False)
+        sctp_packet(S, h, t, L.K_INIT if half[h].sphase == L.SP_INIT else L.K_COOKIE_ECHO, 0, 0, 0, False)
         rto_arm(S, h, t)
         trace_tcp(S, h, t, 2)
     elif half[h].state == L.S_EST:
         ph = half[h].sphase
-        if ph == L.SP_SHUT_SENT or ph == L.SP_SHUT_ACK_SENT:  # T2-shutdown
+        if ph == L.SP_COOKIE:  # T1-cookie: COOKIE-ECHO again, with its DATA chunk
+            half[h].n_timeout += 1
+            rto_backoff(S, h)
+            send_chunk(S, h, 0, t, True)
+            rto_arm(S, h, t)
+        elif ph == L.SP_SHUT_SENT or ph == L.SP_SHUT_ACK_SENT:  # T2-shutdown
             half[h].n_timeout += 1
             rto_backoff(S, h)
             sctp_packet(S, h, t, L.K_SHUTDOWN if ph == L.SP_SHUT_SENT else L.K_SHUTDOWN_ACK, 0, 0, 0, False)

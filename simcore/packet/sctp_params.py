@@ -53,6 +53,9 @@ class SctpParams:
         per RTO idle (RFC 4960 sec. 7.2.1: 4; RFC 2960: 2).
     cookie_bytes: size of the state cookie in INIT-ACK and COOKIE-ECHO (implementation-defined; see
         ``simcore.packet.sctp_presets``).
+    cookie_echo_data: the client's first DATA chunk rides behind its COOKIE-ECHO (RFC 4960 sec. 5.1 D
+        allows it), a round trip earlier than after the COOKIE-ACK; nothing more leaves until the COOKIE-ACK.
+        Off by default: neither generation requires it (modern Linux and FreeBSD do it; KAME 2002 not checked).
     n_streams: outbound streams per direction, asked for in INIT / INIT-ACK; ``Message.stream`` must be
         below it.
     unordered: send DATA with the U bit: a message is delivered as soon as it is complete, whatever the
@@ -78,6 +81,7 @@ class SctpParams:
     idle_decay: bool = True
     idle_cwnd_min_mtus: int = 4
     cookie_bytes: int = 200
+    cookie_echo_data: bool = False
     n_streams: int = 10
     unordered: bool = False
 
@@ -107,6 +111,7 @@ class SctpParams:
         # INIT-ACK = IP + common header + 20-byte INIT-ACK + 4-byte cookie parameter header + cookie: one packet
         cookie_max = self.mtu_bytes - IPV4_HEADER_BYTES - COMMON_HEADER_BYTES - 20 - 4
         check_int("cookie_bytes", self.cookie_bytes, 1, max(1, cookie_max))
+        check_bool("cookie_echo_data", self.cookie_echo_data)
         check_int("n_streams", self.n_streams, 1, 65535)
         check_bool("unordered", self.unordered)
 

@@ -325,7 +325,7 @@ def _sctp_row(row: np.ndarray, sp: SctpParams) -> None:
         "mtu": sp.mtu_bytes, "max_burst": sp.max_burst, "burst_pkts": sp.max_burst_rule == "packets",
         "miss_thr": sp.miss_indications, "htna": sp.htna, "fast_rec": sp.fast_recovery,
         "ss_min": sp.ssthresh_min_mtus, "idle_min": sp.idle_cwnd_min_mtus, "sack_every": sp.sack_every_packets,
-        "cookie": sp.cookie_bytes, "delack_ticks": 0, "variant": 0,
+        "cookie": sp.cookie_bytes, "cookie_data": sp.cookie_echo_data, "delack_ticks": 0, "variant": 0,
     }
     for name, v in vals.items():
         row[name] = v

@@ -208,3 +208,33 @@ def test_shutdown_after_all_data_is_acknowledged_and_no_time_wait():
     assert np.isnan(r.timewait_s[0])
     assert r.link_bytes[0] == 60 + 236 + 148 + 48 + 36  # INIT, COOKIE-ECHO, DATA, SACK, SHUTDOWN-ACK
     assert r.link_bytes[1] == 256 + 36 + 1064 + 40 + 36  # INIT-ACK, COOKIE-ACK, DATA+SACK, SHUTDOWN, -COMPLETE
+
+
+def test_data_on_the_cookie_echo_saves_a_round_trip():
+    # The COOKIE-ECHO leaves when the INIT-ACK arrives (60 + 256 bytes and two delays after 0) with the
+    # first DATA chunk behind it: 32 + 204 + 16 + 100 = 352 bytes; the request is in one round trip earlier
+    # than after the COOKIE-ACK; the client counts the association established when the COOKIE-ACK arrives
+    echo_t = 60 * US + D + 256 * US + D
+    r = _run([Message(0, 100)], SctpParams(cookie_echo_data=True))
+    assert r.message_done_s[0] == pytest.approx(echo_t + 352 * US + D, abs=1e-9)
+    assert r.established_s[0] == pytest.approx(echo_t + 352 * US + D + 36 * US + D, abs=1e-9)
+    assert r.link_bytes[0] == 60 + 352  # INIT, COOKIE-ECHO + DATA
+    assert r.link_bytes[1] == 256 + 36 + 48  # INIT-ACK, COOKIE-ACK, the (delayed) SACK of the DATA
+    # a larger message: one chunk with the cookie, nothing more until the COOKIE-ACK, then cwnd 4380 with
+    # 1452 in flight lets 3 more chunks go (1452, 2904, 4356 < 4380)
+    r = _run([Message(0, 10000)], SctpParams(cookie_echo_data=True))
+    t, seq, ln = _sent(r)
+    assert t[1] == pytest.approx(echo_t, abs=1e-9) and (seq[1], ln[1]) == (1, 1452)
+    ack_t = echo_t + 1704 * US + D + 36 * US + D  # COOKIE-ECHO + a full chunk: 32 + 204 + 16 + 1452 bytes
+    assert r.established_s[0] == pytest.approx(ack_t, abs=1e-9)
+    assert np.sum(np.isclose(t, ack_t, atol=1e-9)) == 3 and np.sum(t < ack_t - 1e-9) == 2  # INIT, COOKIE-ECHO
+
+
+def test_a_lost_cookie_echo_with_data_goes_again_on_t1():
+    # the COOKIE-ECHO + DATA packet (offered packet 1) is lost: T1-cookie (RTO.Initial 3 s) sends both again
+    echo_t = 60 * US + D + 256 * US + D
+    r = _run([Message(0, 100)], SctpParams(cookie_echo_data=True), drops=(1,))
+    t, _, _ = _sent(r, retx=True)
+    assert t.tolist() == pytest.approx([echo_t + 3.0], abs=1e-9)
+    assert r.message_done_s[0] == pytest.approx(echo_t + 3.0 + 352 * US + D, abs=1e-9)
+    assert r.timeouts[0, 0] == 1

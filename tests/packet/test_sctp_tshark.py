@@ -158,3 +158,16 @@ def test_a_shutdown_reads_back_as_the_shutdown_chunks(tshark, tmp_path):
     assert [x[2] for x in rows] == ["1", "2", "10", "11", "0", "3,0", "3", "7", "8", "14"]
     assert [x[0][-1] for x in rows[7:]] == ["2", "1", "2"]  # server, client, server
     assert rows[7][4] != ""  # SHUTDOWN carries the cumulative TSN ack of the request
+
+
+def test_data_bundled_behind_the_cookie_echo_reads_back(tshark, tmp_path):
+    from simcore.packet import Connection, LinkParams, Message, Network, Scenario, SctpParams, simulate
+
+    link = LinkParams(rate_bps=8e6, delay_s=0.05, queue_packets=100)
+    conn = Connection(0, 1, transport="sctp", sctp=SctpParams(cookie_echo_data=True))
+    sc = Scenario(Network(2, Network.duplex(0, 1, link)), (conn,), (Message(0, 100),), duration_s=1.0)
+    path = simulate(sc, seed=3, trace=True).to_pcap(tmp_path / "ce.pcap", snaplen=2000)
+    rows = _fields(tshark, path, ["frame.len", "sctp.checksum.status", "sctp.chunk_type", "_ws.malformed"])
+    assert all(x[1] == "1" and x[3] == "" for x in rows)
+    assert [x[2] for x in rows] == ["1", "2", "10,0", "11", "3"]
+    assert int(rows[2][0]) == 14 + 352  # Ethernet + IP 20 + common 12 + COOKIE-ECHO 204 + DATA 16 + 100
