@@ -32,6 +32,15 @@ _INF = math.inf
 
 
 @njit(cache=True, _nrt=False)
+def _close_if_asked(S, h, t):
+    """The application of half ``h`` closed before the association was up (``fin_seq`` >= 0): shut down now."""
+    half = S.half
+    if half[h].fin_seq >= 0 and half[h].state == L.S_EST and half[h].sphase == L.SP_UP:
+        half[h].sphase = L.SP_SHUT_PENDING
+        shutdown_progress(S, h, t)
+
+
+@njit(cache=True, _nrt=False)
 def _handshake(S, s, r, ch, t):
     """The association chunks of a packet arriving at the host of sender ``s`` / receiver ``r``."""
     half = S.half
@@ -56,6 +65,7 @@ def _handshake(S, s, r, ch, t):
             half[s].est_t = t
         sctp_packet(S, s, t, L.K_COOKIE_ACK, 0, 0, 0, False)
         sctp_send(S, s, t)
+        _close_if_asked(S, s, t)
     if ch & L.K_COOKIE_ACK and half[s].sphase == L.SP_COOKIE:  # at the client
         if half[s].state == L.S_SYN:
             establish(S, s, t)
@@ -63,6 +73,7 @@ def _handshake(S, s, r, ch, t):
         half[s].est_t = t
         trace_tcp(S, s, t, 0)
         sctp_send(S, s, t)
+        _close_if_asked(S, s, t)
 
 
 @njit(cache=True, _nrt=False)
@@ -211,7 +222,5 @@ def sctp_rto(S, h, t):
 @njit(cache=True, _nrt=False)
 def sctp_close(S, h, t):
     """The application closes half ``h``: SHUTDOWN once all its data is acknowledged (sec. 9.2)."""
-    half = S.half
-    if half[h].state == L.S_EST and half[h].sphase == L.SP_UP:
-        half[h].sphase = L.SP_SHUT_PENDING
-        shutdown_progress(S, h, t)
+    S.half[h].fin_seq = S.half[h].stream_end  # remembered if the association is not up yet
+    _close_if_asked(S, h, t)
