@@ -238,3 +238,16 @@ def test_a_lost_cookie_echo_with_data_goes_again_on_t1():
     assert t.tolist() == pytest.approx([echo_t + 3.0], abs=1e-9)
     assert r.message_done_s[0] == pytest.approx(echo_t + 3.0 + 352 * US + D, abs=1e-9)
     assert r.timeouts[0, 0] == 1
+
+
+@pytest.mark.parametrize("preset, cuts", [("rfc4960", 1), ("rfc2960", 2)])
+def test_fast_recovery_cuts_cwnd_once_per_episode_in_rfc4960_only(preset, cuts):
+    # TSNs 1 and 6 lost (offered packets 3 and 8). TSN 6 left before the fast retransmission of TSN 1, so
+    # it is below RFC 4960's Fast Recovery exit point when its own fast retransmission comes: no second
+    # cut (sec. 7.2.4); RFC 2960 has no Fast Recovery and cuts cwnd again
+    sp = SctpParams.preset(preset, initial_cwnd_mtus=3, delayed_sack=False)
+    r = _run([Message(0, 30 * 1452)], sp, drops=(3, 8))
+    t, seq, _ = _sent(r, retx=True)
+    assert seq.tolist() == [1 + 1452, 1 + 6 * 1452]  # each lost TSN sent again once
+    assert (r.fast_retransmits[0, 0], r.timeouts[0, 0]) == (cuts, 0)
+    assert r.delivered_bytes[0, 0] == 30 * 1452
