@@ -22,7 +22,7 @@ from ._link import push
 from ._ooo import ooo_holds
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def maybe_close(S, c, t):
     """Close connection ``c``'s closing side once it has written all it sends and received all it is sent
     (both known at the closer's host): the transport queues its FIN (``_transport.close_half``)."""
@@ -89,7 +89,7 @@ def _deliver_streams(S, r, t):
     return completed
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, inline="always")
 def deliver(S, r, t):
     """Complete the messages of half ``r`` now delivered (in order up to ``rcv_nxt``, or per stream on a
     multistream connection, from the out-of-order blocks too); feed relays; release what waits on them.

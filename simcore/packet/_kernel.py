@@ -19,7 +19,7 @@ from ._link import alloc, fluid_advance, fluid_chunks, inject, link_enqueue, pus
 from ._transport import on_arrival, on_delack, on_open, on_timer
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _cbr_emit(S, k, t):
     """``EV_CBR``: source ``k`` sends one packet at its current rate and schedules the next."""
     cbr = S.cbr

@@ -16,10 +16,24 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
 - ``_nrt=False``: no reference counting. The kernels never allocate (every array is built by
   ``simulate.py``; the heap is preallocated and a full heap aborts the run, which is then redone with
   a larger one), and refcount traffic on the state arrays cost 5x in run time.
-- ``forceinline=True`` on the per-packet hot path only (link enqueue, packet send, ACK and segment
-  arrival). numba passes ``S`` as its arrays' flattened scalars (a few per array), so a call on the hot
-  path costs stack copies; rarer paths (timeouts, opens, message writes and completions, SACK
-  scoreboard passes, drops, traces) are real calls, compiled once rather than at every call site.
+- How a function is compiled depends on how often it runs and how big it is, because numba passes ``S`` to
+  a real call as its arrays' flattened fields (some 250 scalars: about 200 ns per call here) and compiles
+  every ``@njit`` function as an LLVM library of its own that links, re-optimizes and re-emits all it
+  calls (a function that ``forceinline``s a large callee pays for that callee's code again):
+
+  - ``inline="always"`` (numba inlines the function's IR at the call site; no library of its own): thin
+    glue, i.e. the dispatchers of ``_transport``, TCP's handlers of rare events (``tcp_open``,
+    ``tcp_rto``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's ``deliver`` and
+    ``maybe_close``, ``inject``, ``send_segment``, ``_send_new``, ``_cbr_emit``.
+  - ``forceinline=True`` (LLVM inlines the compiled function): the per-packet hot path only, i.e.
+    ``link_enqueue`` and its helpers, the packet pool and heap push, a packet's arrival at its host
+    (``tcp_arrive``, ``on_segment``, ``on_ack``), window, timer and RTT helpers.
+  - plain calls: everything else, including per-packet functions that are large and called from many
+    places (``send_packet``, ``try_send``), SACK scoreboard passes, opens, timeouts, message writes and
+    completions, relays, drops and traces.
+
+  ``benchmarks/bench_compile.py`` prints the cold compile time and the reference dumbbell's events/s:
+  check both when moving a function from one group to another.
 
 numba's cache does not notice a change in a *callee's* file (and inlined callees live inside their
 callers); ``simcore._cache_guard`` therefore drops simcore's numba caches whenever a file with numba code

@@ -178,7 +178,7 @@ def trace_queue(S, t, link, npk, nbytes):
     st.n_qtr = n + 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, inline="always")
 def inject(S, p, path, t):
     """Send packet ``p`` (its header fields set by its transport) from the first link of route ``path``
     (``S.path_ptr``/``S.path_links``) at time ``t``: number it, stamp it, trace it, enqueue it."""

@@ -50,7 +50,7 @@ def trace_tcp(S, h, t, ev):
     st.n_tcptr = n + 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False)
 def send_packet(S, h, t, flags, seq, seqlen, payload):
     """Build and send one packet of half ``h`` (with the piggybacked ACK of half h^1); return 1 if sent."""
     half = S.half
@@ -83,7 +83,7 @@ def send_packet(S, h, t, flags, seq, seqlen, payload):
     return 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, inline="always")
 def send_segment(S, h, off, t, retx):
     """Send the segment at ring offset ``off`` of half ``h`` (a retransmission if ``retx``)."""
     half = S.half
@@ -188,7 +188,7 @@ def _new_segment_len(S, h, c):
     return 0, False
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, inline="always")
 def _send_new(S, h, t, ln, fin):
     """Send a new segment of ``ln`` data bytes (plus the FIN if ``fin``) at snd_max."""
     half = S.half

@@ -17,7 +17,7 @@ from ._tcp import on_ack, on_rto, open_half, send_packet, send_segment, trace_tc
 from ._tcp_recv import on_segment
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, inline="always")
 def _send_pure_ack(S, s, t):
     send_packet(S, s, t, 0, S.half[s].snd_nxt, 0, 0)
 
@@ -82,7 +82,7 @@ def tcp_arrive(S, p, t):
         push(S, fire, L.EV_DELACK, half[r].dack_gen * nh + r)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def tcp_open(S, c, t):
     """``EV_OPEN``: the client of connection ``c`` sends its SYN."""
     h = 2 * c
@@ -93,7 +93,7 @@ def tcp_open(S, c, t):
             trace_tcp(S, h, t, 3)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def tcp_delack(S, a, t):
     """``EV_DELACK`` of argument ``a = dack_gen * n_halves + r``: send the ACK the receiver of half ``r``
     still owes, unless an ACK has left since the timer was set."""
@@ -106,14 +106,14 @@ def tcp_delack(S, a, t):
             _send_pure_ack(S, r ^ 1, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def tcp_close(S, h, t):
     """The application closes half ``h``: queue its FIN after the data written so far."""
     S.half[h].fin_seq = S.half[h].stream_end
     try_send(S, h, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def tcp_rto(S, h, t):
     """The retransmission timer of half ``h`` has expired."""
     on_rto(S, h, t)

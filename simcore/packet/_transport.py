@@ -20,7 +20,7 @@ from ._tcp import try_send
 from ._tcp_events import tcp_arrive, tcp_close, tcp_delack, tcp_open, tcp_rto
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, inline="always")
 def on_arrival(S, p, t):
     """Packet ``p`` of a connection has reached the far end of its route."""
     proto = S.conn[S.pkt[p].conn].proto
@@ -30,7 +30,7 @@ def on_arrival(S, p, t):
         sctp_arrive(S, p, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def on_open(S, c, t):
     """``EV_OPEN``: connection ``c`` opens (its client starts the handshake)."""
     if S.conn[c].proto == L.PROTO_TCP:
@@ -39,7 +39,7 @@ def on_open(S, c, t):
         sctp_open(S, c, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def on_timer(S, a, t):
     """``EV_RTO`` of argument ``a``: if a half's retransmission timer has expired, its transport handles it."""
     h = rto_fired(S, a, t)
@@ -50,7 +50,7 @@ def on_timer(S, a, t):
             sctp_rto(S, h, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def on_delack(S, a, t):
     """``EV_DELACK`` of argument ``a = gen * n_halves + r``: the delayed-ACK timer of receiver ``r``."""
     r = a % S.half.shape[0]
@@ -60,7 +60,7 @@ def on_delack(S, a, t):
         sctp_delack(S, a, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def send_available(S, h, t):
     """The application has made data available on half ``h``: send what the transport allows."""
     if S.conn[h >> 1].proto == L.PROTO_TCP:
@@ -69,7 +69,7 @@ def send_available(S, h, t):
         sctp_send(S, h, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def close_half(S, h, t):
     """The application closes half ``h`` after the data it has written."""
     if S.conn[h >> 1].proto == L.PROTO_TCP:
