@@ -31,7 +31,7 @@ from ._tcp import trace_tcp
 _INF = math.inf
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _close_if_asked(S, h, t):
     """The application of half ``h`` closed before the association was up (``fin_seq`` >= 0): shut down now."""
     half = S.half
@@ -76,7 +76,7 @@ def _handshake(S, s, r, ch, t):
         _close_if_asked(S, s, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _all_acked(S, h):
     half = S.half
     return half[h].seg_n == 0 and half[h].n_marked == 0 and half[h].write_end <= half[h].snd_max
@@ -98,7 +98,7 @@ def shutdown_progress(S, h, t):
     rto_arm(S, h, t)  # T2-shutdown
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _closed(S, s, t):
     """The endpoint of sending half ``s`` (and receiving half ``s ^ 1``) is closed: rows given back."""
     half = S.half
@@ -167,7 +167,7 @@ def sctp_arrive(S, p, t):
         push(S, t + S.conn[r >> 1].delack_s, L.EV_DELACK, half[r].dack_gen * nh + r)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def sctp_open(S, c, t):
     """``EV_OPEN``: the client of association ``c`` sends INIT and starts T1-init."""
     h = 2 * c
@@ -181,7 +181,7 @@ def sctp_open(S, c, t):
         trace_tcp(S, h, t, 3)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def sctp_delack(S, a, t):
     """``EV_DELACK``: the SACK timer of receiver ``r`` (sec. 6.2) fires: send the SACK it still owes."""
     half = S.half
@@ -193,7 +193,7 @@ def sctp_delack(S, a, t):
             sctp_packet(S, r ^ 1, t, L.K_SACK, 0, 0, 0, False)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def sctp_rto(S, h, t):
     """The retransmission timer of half ``h`` expired: T1-init / T1-cookie during set-up, else T3-rtx."""
     half = S.half
@@ -219,7 +219,7 @@ def sctp_rto(S, h, t):
             on_t3(S, h, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def sctp_close(S, h, t):
     """The application closes half ``h``: SHUTDOWN once all its data is acknowledged (sec. 9.2)."""
     S.half[h].fin_seq = S.half[h].stream_end  # remembered if the association is not up yet

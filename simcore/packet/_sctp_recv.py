@@ -50,7 +50,7 @@ def tsn_of(S, h, b):
     return base + lo
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def start_receiver(S, r):
     """The receiver of half ``r`` is ready for DATA (stream bytes from 1, as TCP's after its SYN)."""
     half = S.half
