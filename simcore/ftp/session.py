@@ -257,7 +257,7 @@ def _single(pl: Plan, pipelined: bool) -> None:
     (stream 1)."""
     p = pl.params
     streams = p.transport != "tcp"
-    conn = pl.carries(pl.conn(CLIENT, "single", closer="server", multistream=streams),
+    conn = pl.carries(pl.conn(CLIENT, "single", closer="server", transport="tcp_streams" if streams else "tcp"),
                       list(range(p.n_files + 1)))
     req = _cmd(pl, conn, "NLST", "*", _login(pl, conn), 0)
     pl.first_mget = req

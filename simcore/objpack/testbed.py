@@ -98,7 +98,8 @@ def build_scenario(p: ObjpackParams, response_bytes: np.ndarray, cost_s: np.ndar
                                 delay_after_s=float(cost_s[k])))
     else:  # pipelined or multistream: every request at once on one connection
         multi = m == "multistream"
-        conns = [Connection(CLIENT, SERVER, _tcp(p, sack=multi), closer="client", multistream=multi)]
+        conns = [Connection(CLIENT, SERVER, _tcp(p, sack=multi), closer="client",
+                            transport="tcp_streams" if multi else "tcp")]
         gap = (req + p.header_bytes + p.framing_bytes) * 8.0 / p.link_rate_bps
         delays = _serial_server_delays(np.asarray(cost_s, float), gap)
         for k in range(n):

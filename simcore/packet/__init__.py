@@ -22,10 +22,18 @@ Pieces:
   ``tcp_trace`` (cwnd, ssthresh, srtt, seq over time), ``packet_trace`` (send/receive/drop events)
   and ``queue_trace`` (buffer occupancy). ``simcore.packet.plots`` draws them; ``result.to_pcap(path)``
   writes the run as a pcap/pcapng capture for Wireshark (``simcore.packet.capture``).
+- ``SctpParams`` (RFC 4960 or, ``SctpParams.preset("rfc2960")``, RFC 2960 + the implementers' guide;
+  ``docs/sctp_presets.md``) and ``sctp_message_wire_bytes(n, mtu)``: SCTP's parameters and sizes on the
+  wire. ``Connection(transport="sctp", sctp=SctpParams(...))``: an SCTP association (INIT / INIT-ACK /
+  COOKIE-ECHO / COOKIE-ACK with T1, DATA chunks per message and stream, SACK with gap blocks, delayed
+  SACK, byte-based cwnd with Max.Burst and idle decay, fast retransmit on the N-th miss indication, T3-rtx,
+  the peer's a_rwnd, SHUTDOWN / SHUTDOWN-ACK / SHUTDOWN-COMPLETE). Not yet: bundling of several DATA
+  chunks in one packet, unordered delivery.
 - ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``padhye_throughput_bps`` (PFTK, with timeouts),
   ``window_limited_throughput_bps``.
-- ``Connection(multistream=True)`` + ``Message(stream=k)``: SCTP-like per-stream delivery sharing one
-  congestion window; ``Connection(header_bytes=...)`` sets its per-packet header size.
+- ``Connection(transport="tcp_streams")`` + ``Message(stream=k)``: TCP with per-stream delivery (not
+  SCTP: TCP's handshake and congestion control, no head-of-line blocking across streams at the
+  receiver); ``Connection(header_bytes=...)`` sets its per-packet header size.
 - ``Message(relay_of=k)``: a proxy relays message k's bytes cut-through onto another connection
   (split-TCP performance-enhancing proxies, application gateways).
 - ``ConnectionPool(conns, rule)`` in ``Scenario.pools`` + ``Message(None, ..., pool=k)``: a proxy
@@ -37,6 +45,7 @@ Pieces:
   netem do (default 'after_transmission'); ``dumbbell(..., symmetric_loss=True)`` loses on both directions.
 """
 
+from ._sctp_wire import message_wire_bytes as sctp_message_wire_bytes
 from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
     LOSS_WHERE,
@@ -54,6 +63,7 @@ from .params import (
     TcpParams,
 )
 from .scenarios import bulk_scenario, request_response_scenario
+from .sctp_params import SctpParams
 from .simulate import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace, simulate
 from .topology import Dumbbell, chain, dumbbell
 
@@ -75,6 +85,7 @@ __all__ = [
     "PacketTrace",
     "QueueTrace",
     "Scenario",
+    "SctpParams",
     "TcpParams",
     "TcpTrace",
     "bulk_scenario",
@@ -84,6 +95,7 @@ __all__ = [
     "mathis_throughput_bps",
     "padhye_throughput_bps",
     "request_response_scenario",
+    "sctp_message_wire_bytes",
     "simulate",
     "window_limited_throughput_bps",
 ]

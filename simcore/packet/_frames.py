@@ -6,7 +6,9 @@ payload bytes add nothing to a one's-complement sum, so the checksums are those 
 even when the frame is cut. All multi-byte fields are big-endian (network order).
 
 Layout: Ethernet II (14 bytes: destination MAC, source MAC, type 0x0800), IPv4 (20 bytes, no options,
-DF set), then TCP (20 bytes + options, RFC 9293) or UDP (8 bytes, RFC 768).
+DF set), then TCP (20 bytes + options, RFC 9293), UDP (8 bytes, RFC 768) or SCTP (RFC 4960: the whole
+SCTP packet, common header and chunks with its CRC32c, given per frame as bytes by
+``simcore.packet._sctp_chunks``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ IP_BYTES = 20
 MAX_HEADER_BYTES = ETH_BYTES + IP_BYTES + 60  # the largest TCP header
 PROTO_TCP = 6
 PROTO_UDP = 17
+PROTO_SCTP = 132
 _L4 = ETH_BYTES + IP_BYTES  # offset of the TCP/UDP header in a frame
 
 
@@ -46,7 +49,8 @@ class TcpOptions:
 
 @dataclass(frozen=True)
 class FrameFields:
-    """One entry per frame. ``proto`` 6 (TCP) or 17 (UDP); TCP fields are ignored for UDP frames."""
+    """One entry per frame. ``proto`` 6 (TCP), 17 (UDP) or 132 (SCTP); TCP fields are ignored for UDP and
+    SCTP frames. ``sctp``: per frame, the SCTP packet (bytes, checksum included; empty for other frames)."""
 
     src_mac: np.ndarray  # (n, 6) uint8
     dst_mac: np.ndarray  # (n, 6) uint8
@@ -63,6 +67,7 @@ class FrameFields:
     tcp_flags: np.ndarray  # FIN 0x01, SYN 0x02, ACK 0x10
     window: np.ndarray  # the 16-bit field as sent
     options: TcpOptions
+    sctp: tuple[bytes, ...] | None = None
 
 
 def _put(buf: np.ndarray, col: np.ndarray | int, value: np.ndarray, nbytes: int) -> None:
@@ -124,9 +129,10 @@ def _tcp_options(o: TcpOptions) -> tuple[np.ndarray, np.ndarray]:
         opt[tss, 19] = o.wscale[tss]
         ln[tss] = 20
     data_ts = np.flatnonzero(~o.syn & ts)
-    opt[data_ts, 0:2] = (1, 1)
-    _put_ts(opt, data_ts, 2, o)
-    ln[data_ts] = 12
+    if data_ts.size:
+        opt[data_ts, 0:2] = (1, 1)
+        _put_ts(opt, data_ts, 2, o)
+        ln[data_ts] = 12
     sk = np.flatnonzero(~o.syn & (o.sack_n > 0))
     if sk.size:
         k = o.sack_n[sk]
@@ -153,8 +159,10 @@ def build_frames(f: FrameFields, snaplen: int) -> tuple[np.ndarray, np.ndarray, 
     ``width`` = the largest captured length; bytes of a row past its captured length are zero."""
     n = f.src_ip.shape[0]
     tcp = f.proto == PROTO_TCP
+    sctp = np.flatnonzero(f.proto == PROTO_SCTP) if f.sctp is not None else np.zeros(0, np.int64)
     opt, optlen = _tcp_options(f.options)
     l4_hdr = np.where(tcp, 20 + optlen, 8)
+    l4_hdr[sctp] = [len(f.sctp[i]) for i in sctp]
     ip_len = IP_BYTES + l4_hdr + f.payload_bytes
     wire = ETH_BYTES + ip_len
     h = np.zeros((n, MAX_HEADER_BYTES), np.uint8)
@@ -182,7 +190,7 @@ def build_frames(f: FrameFields, snaplen: int) -> tuple[np.ndarray, np.ndarray, 
     _put(ht, _L4 + 14, f.window[t], 2)
     ht[:, _L4 + 20:_L4 + 60] = opt[t]
     h[t] = ht
-    u = np.flatnonzero(~tcp)
+    u = np.flatnonzero(~tcp & (f.proto != PROTO_SCTP))
     hu = h[u]
     _put(hu, _L4 + 4, l4_len[u], 2)
     h[u] = hu
@@ -199,4 +207,8 @@ def build_frames(f: FrameFields, snaplen: int) -> tuple[np.ndarray, np.ndarray, 
     frames = np.zeros((n, width), np.uint8)
     hdr_w = min(width, MAX_HEADER_BYTES)
     frames[:, :hdr_w] = h[:, :hdr_w]
+    for i in sctp:  # the SCTP packet after the IP header, cut at the snap length
+        k = int(cap[i]) - _L4
+        frames[i, _L4:] = 0
+        frames[i, _L4:_L4 + k] = np.frombuffer(f.sctp[i], np.uint8)[:k]
     return frames, cap.astype(np.int64), wire.astype(np.int64)

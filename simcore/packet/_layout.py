@@ -70,6 +70,7 @@ F_ACK = 2
 F_FIN = 4
 F_CBR = 8
 F_RETX = 16
+F_COOKIE = 32  # SCTP: the packet holds a COOKIE-ECHO (client) or COOKIE-ACK (server)
 
 # ---- segment flags (sender's scoreboard) -------------------------------------------------------------
 G_SACKED = 1
@@ -103,6 +104,29 @@ BIG_SEQ = 1 << 60
 
 # ---- transports (S.conn[c].proto) -------------------------------------------------------------------
 PROTO_TCP = 0
+PROTO_SCTP = 1
+
+# ---- SCTP chunk bits of a packet (S.pkt[p].chunks) ------------------------------------------------------
+K_INIT = 1
+K_INIT_ACK = 2
+K_COOKIE_ECHO = 4
+K_COOKIE_ACK = 8
+K_DATA = 16
+K_SACK = 32
+K_SHUTDOWN = 64
+K_SHUTDOWN_ACK = 128
+K_SHUTDOWN_COMPLETE = 256
+
+# ---- SCTP phases of a sending half (S.half[h].sphase) ----------------------------------------------------
+SP_INIT = 0  # S_SYN: INIT sent
+SP_COOKIE = 1  # S_SYN: COOKIE-ECHO sent
+SP_UP = 0  # S_EST: established
+# (S_EST with SP_COOKIE: COOKIE-ECHO sent with DATA bundled; nothing more until COOKIE-ACK)
+SP_SHUT_PENDING = 2  # the application closed: SHUTDOWN once all our data is acknowledged
+SP_SHUT_SENT = 3  # SHUTDOWN sent (T2-shutdown)
+SP_SHUT_RCVD = 4  # the peer's SHUTDOWN arrived: SHUTDOWN-ACK once all our data is acknowledged
+SP_SHUT_ACK_SENT = 5  # SHUTDOWN-ACK sent (T2-shutdown)
+SP_CLOSED = 6  # SHUTDOWN-COMPLETE sent or received: the association is gone (no TIME-WAIT)
 
 
 def _dtype(ints: str, floats: str = "", arrays: tuple = ()) -> np.dtype:
@@ -130,31 +154,47 @@ HALF = _dtype(
     "state snd_una snd_nxt snd_max write_end fin_seq dupacks recover in_rec rtt_seq rto_gen rto_ev seg_head "
     "seg_n seg_nxt n_retx n_timeout n_fretx n_segs rec_epoch syn_retx rcv_started rcv_nxt ooo_n ooo_clock "
     "dack_bytes dack_gen fin_rcvd msg_head msg_tail n_dupseg segs_rcvd rcv_fin ack_owed dack_armed partials "
-    "stream_end lt_bytes rescue_epoch seg_row ooo_row",
-    "cwnd ssthresh srtt rttvar rto rtt_t0 rto_deadline rto_ev_t last_send est_t fin_acked_t fin_rcvd_t")
+    "stream_end lt_bytes rescue_epoch seg_row ooo_row "
+    "tsn_head sphase sack_pkts snd_msg n_marked",
+    "cwnd ssthresh srtt rttvar rto rtt_t0 rto_deadline rto_ev_t last_send est_t fin_acked_t fin_rcvd_t "
+    "flight pba peer_rwnd")
+# SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (SP_*: handshake and shutdown),
+# sack_pkts (packets with DATA not yet acknowledged, for the delayed SACK), snd_msg (message holding snd_max, -1
+# unknown), n_marked (chunks marked for retransmission); flight (user data outstanding, bytes), pba
+# (partial_bytes_acked), peer_rwnd (the peer's window as the sender tracks it).
 
-# One row per connection: its parameters and application bookkeeping. proto (PROTO_*), client, server,
-# variant (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack,
-# idle_restart, closer (0 client, 1 server, -1 never), fin_queued, opened, multistream, hdr (header bytes
-# per packet, options included), dupthresh, limited_tx (RFC 3042), delack_ticks (1: the delayed ACK leaves
-# at the next multiple of delack_s, BSD's fast timer); per direction d: total[d] messages, written[d],
-# done[d]. Floats: min_rto, max_rto, init_rto, delack_s, open_t, timewait_t (closer entered TIME-WAIT),
-# closed_t, init_ssthresh, tick_s (timer granularity, 0 exact).
+# One row per connection: its parameters and application bookkeeping. proto (PROTO_*), client, server, variant
+# (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack, idle_restart,
+# closer (0 client, 1 server, -1 never), fin_queued, opened, multistream, hdr (header bytes per packet, options
+# included), dupthresh, limited_tx (RFC 3042), delack_ticks (1: the delayed ACK leaves at the next multiple of
+# delack_s, BSD's fast timer); per direction d: total[d] messages, written[d], done[d]. Floats: min_rto, max_rto,
+# init_rto, delack_s, open_t, timewait_t (closer entered TIME-WAIT), closed_t, init_ssthresh, tick_s (timer
+# granularity, 0 exact). SCTP (from SctpParams; mss = user data of a full DATA chunk, iw = initial cwnd in bytes,
+# delack / delack_s = delayed SACK): mtu, max_burst, burst_pkts (1: Max.Burst counts packets), miss_thr, htna,
+# fast_rec, ss_min / idle_min (floors in MTUs), sack_every, cookie (bytes), cookie_data (1: DATA may ride on
+# COOKIE-ECHO).
 CONN = _dtype("proto client server variant mss rwnd iw delack idle_restart closer fin_queued opened multistream "
-              "hdr dupthresh limited_tx delack_ticks",
+              "hdr dupthresh limited_tx delack_ticks "
+              "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data",
               "min_rto max_rto init_rto delack_s open_t timewait_t closed_t init_ssthresh tick_s",
               (("total", (2,)), ("written", (2,)), ("done", (2,))))
 
 # Sender's scoreboard, one row per open sending half, a ring of its sent segments: start seq, len (seq
 # space), flags (G_*), epoch (recovery epoch in which it was last retransmitted).
-SEG = _dtype("start len flags epoch")
+SEG = _dtype("start len flags epoch miss frtx mark")
+# SCTP uses the same ring for its DATA chunks (TSN = half's tsn_head + offset from seg_head): flags
+# G_SACKED (acknowledged by a gap ack block) and G_RETX, miss (miss indications), frtx (0 never, 1 marked
+# for fast retransmission, 2 fast-retransmitted), mark (1: to be retransmitted, out of the flight).
 # Receiver's out-of-order blocks [lo, hi), one row per open receiving half; age orders them for SACK.
 OOO = _dtype("lo hi age")
 
 # One row per packet slot: conn (connection, or CBR source for F_CBR), dir, seq, seqlen (payload + SYN +
 # FIN), payload, flags (F_*), ack, path, hop, ipbytes, uid; sack: three (lo, hi) blocks, lo = -1 unused;
 # t_sent.
-PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid", "t_sent", (("sack", (6,)),))
+PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chunks wnd", "t_sent",
+             (("sack", (6,)),))
+# SCTP packets: chunks (K_* bits), tsn (of the DATA chunk), ack (cumulative TSN ack of a SACK), sack (up to
+# three gap blocks as TSN ranges [lo, hi)), wnd (a_rwnd); seq/seqlen give the DATA chunk's bytes.
 
 # One row per link: qlim (packets), qlim_bytes (0 = none), hdr, ring_head/ring_n/ring_base/ring_cap (its
 # ring: entries [base, base + cap) of S.ring), flu_ptr/flu_p0/flu_p1 (its pieces of S.fluid), n_tx,

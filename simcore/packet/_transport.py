@@ -14,6 +14,8 @@ from numba import njit
 
 from . import _layout as L
 from ._rtt import rto_fired
+from ._sctp import sctp_send
+from ._sctp_events import sctp_arrive, sctp_close, sctp_delack, sctp_open, sctp_rto
 from ._tcp import try_send
 from ._tcp_events import tcp_arrive, tcp_close, tcp_delack, tcp_open, tcp_rto
 
@@ -21,8 +23,11 @@ from ._tcp_events import tcp_arrive, tcp_close, tcp_delack, tcp_open, tcp_rto
 @njit(cache=True, inline="always")
 def on_arrival(S, p, t):
     """Packet ``p`` of a connection has reached the far end of its route."""
-    if S.conn[S.pkt[p].conn].proto == L.PROTO_TCP:
+    proto = S.conn[S.pkt[p].conn].proto
+    if proto == L.PROTO_TCP:
         tcp_arrive(S, p, t)
+    elif proto == L.PROTO_SCTP:
+        sctp_arrive(S, p, t)
 
 
 @njit(cache=True, inline="always")
@@ -30,14 +35,19 @@ def on_open(S, c, t):
     """``EV_OPEN``: connection ``c`` opens (its client starts the handshake)."""
     if S.conn[c].proto == L.PROTO_TCP:
         tcp_open(S, c, t)
+    elif S.conn[c].proto == L.PROTO_SCTP:
+        sctp_open(S, c, t)
 
 
 @njit(cache=True, inline="always")
 def on_timer(S, a, t):
     """``EV_RTO`` of argument ``a``: if a half's retransmission timer has expired, its transport handles it."""
     h = rto_fired(S, a, t)
-    if h >= 0 and S.conn[h >> 1].proto == L.PROTO_TCP:
-        tcp_rto(S, h, t)
+    if h >= 0:
+        if S.conn[h >> 1].proto == L.PROTO_TCP:
+            tcp_rto(S, h, t)
+        elif S.conn[h >> 1].proto == L.PROTO_SCTP:
+            sctp_rto(S, h, t)
 
 
 @njit(cache=True, inline="always")
@@ -46,6 +56,8 @@ def on_delack(S, a, t):
     r = a % S.half.shape[0]
     if S.conn[r >> 1].proto == L.PROTO_TCP:
         tcp_delack(S, a, t)
+    elif S.conn[r >> 1].proto == L.PROTO_SCTP:
+        sctp_delack(S, a, t)
 
 
 @njit(cache=True, inline="always")
@@ -53,6 +65,8 @@ def send_available(S, h, t):
     """The application has made data available on half ``h``: send what the transport allows."""
     if S.conn[h >> 1].proto == L.PROTO_TCP:
         try_send(S, h, t)
+    elif S.conn[h >> 1].proto == L.PROTO_SCTP:
+        sctp_send(S, h, t)
 
 
 @njit(cache=True, inline="always")
@@ -60,3 +74,5 @@ def close_half(S, h, t):
     """The application closes half ``h`` after the data it has written."""
     if S.conn[h >> 1].proto == L.PROTO_TCP:
         tcp_close(S, h, t)
+    elif S.conn[h >> 1].proto == L.PROTO_SCTP:
+        sctp_close(S, h, t)

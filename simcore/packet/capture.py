@@ -29,8 +29,8 @@ Timestamps are simulated time (``frame.time_epoch`` = seconds since the run star
 
 Sizes follow real headers (20 bytes IPv4 + 20 bytes TCP + options), not ``Scenario.tcpip_header_bytes``;
 with the default 40 bytes (plus the engine's 12 with timestamps) they agree on every segment but SYNs.
-Multistream (SCTP-like) connections are written as TCP for now; an SCTP encoder (common header and
-chunks) would be one more case in ``_frame_fields``, keyed on the connection's kind.
+Connections with transport 'tcp_streams' are TCP and written as such. SCTP associations are written as
+SCTP (IP protocol 132): common header, chunks and CRC32c, same ports (``simcore.packet._sctp_capture``).
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ import numpy as np
 
 from simcore._validate import check_choice, check_int
 
-from ._frames import MAX_HEADER_BYTES, PROTO_TCP, PROTO_UDP, FrameFields, TcpOptions, build_frames
+from ._frames import MAX_HEADER_BYTES, PROTO_SCTP, PROTO_TCP, PROTO_UDP, FrameFields, TcpOptions, build_frames
 from ._pcapfile import pcap_bytes, pcapng_bytes
+from ._sctp_capture import sctp_packets
 from .results import PacketResult
 
 __all__ = ["CAPTURE_POINTS", "FORMATS", "SERVER_PORT", "CLIENT_PORT0", "CBR_PORT0", "CBR_DST_PORT",
@@ -273,9 +274,21 @@ def _frame_fields(result: PacketResult, cap: dict) -> FrameFields:
         sport[cbr_i] = CBR_PORT0 + k % 16384
         dport[cbr_i] = CBR_DST_PORT
         payload[cbr_i] = np.maximum(np.array([s.packet_bytes for s in sc.cbr], np.int64)[k] - 28, 0)
+    proto = np.where(cbr, PROTO_UDP, PROTO_TCP)
+    sctp = None
+    is_sctp = np.array([x.transport == "sctp" for x in sc.connections] or [False], bool)
+    sct_i = np.flatnonzero(~cbr & is_sctp[np.where(cbr, 0, conn)]) if sc.connections else np.zeros(0, np.int64)
+    if sct_i.size:
+        proto[sct_i] = PROTO_SCTP
+        payload[sct_i] = 0
+        packets = sctp_packets(result, row[sct_i], SERVER_PORT, CLIENT_PORT0)
+        sctp = [b""] * n
+        for k, i in enumerate(sct_i):
+            sctp[i] = packets[k]
+        sctp = tuple(sctp)
     return FrameFields(
         src_mac=_mac(l_src[on]), dst_mac=_mac(l_dst[on]), src_ip=host_ip(src), dst_ip=host_ip(dst),
-        ttl=_TTL - cap["hop"], ip_id=pt.uid[row] & 0xFFFF, proto=np.where(cbr, PROTO_UDP, PROTO_TCP),
+        ttl=_TTL - cap["hop"], ip_id=pt.uid[row] & 0xFFFF, proto=proto, sctp=sctp,
         src_port=sport, dst_port=dport, payload_bytes=payload, seq=seq, ack=ack, tcp_flags=tflags,
         window=window, options=TcpOptions(syn, mss, wscale, sackp, sack, sack_n, ts,
                                                            tsval, tsecr))

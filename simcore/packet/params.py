@@ -14,6 +14,8 @@ import numpy as np
 
 from simcore._validate import check_bool, check_choice, check_int, check_real
 
+from .sctp_params import SctpParams
+
 __all__ = [
     "FluidBackground",
     "LinkParams",
@@ -28,12 +30,14 @@ __all__ = [
     "CbrSource",
     "Scenario",
     "VARIANTS",
+    "TRANSPORTS",
 ]
 
 VARIANTS = ("reno", "newreno", "sack")
 TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
 POOL_RULES = ("fewest_outstanding", "round_robin")
 LOSS_WHERE = ("after_transmission", "arrival")
+TRANSPORTS = ("tcp", "tcp_streams", "sctp")
 
 
 def _check_profile(times_s, rates_bps, what: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -337,11 +341,14 @@ class Connection:
     closes right behind its response); it records TIME-WAIT when the peer's FIN arrives. Messages
     written after the FIN are ignored (they never complete).
 
-    ``multistream=True`` gives SCTP-like delivery (use it with ``TcpParams(variant="sack")``): each
-    message completes as soon as all its bytes have arrived and the previous message of the same
-    ``Message.stream`` is complete, so a loss holds up only its own stream (no head-of-line blocking
-    across streams). ``header_bytes`` overrides the scenario's per-packet header size (e.g. 48 for
-    IPv4 + SCTP common header + one DATA chunk header).
+    ``transport``: 'tcp' (the default); 'tcp_streams', TCP with per-stream delivery at the receiver, *not* SCTP: TCP's
+    handshake, segments and congestion control, but each message completes as soon as all its bytes have arrived and the
+    previous message of the same ``Message.stream`` is complete, so a loss holds up only its own stream (no head-of-line
+    blocking across streams; an HTTP/2-like idealisation). 'sctp': an SCTP association (``sctp=SctpParams(...)``,
+    default ``SctpParams()``; ``simcore.packet._sctp``): messages go as DATA chunks on ``Message.stream`` (below
+    ``n_streams``), delivered in order per stream; the closer ends the association with SHUTDOWN (no TIME-WAIT);
+    unordered delivery is not modelled yet. ``multistream=True`` is the old name of 'tcp_streams' (kept for older code;
+    prefer ``transport``). ``header_bytes`` overrides the scenario's per-packet header size (TCP).
     """
 
     client: int
@@ -352,6 +359,8 @@ class Connection:
     closer: str = "none"
     multistream: bool = False
     header_bytes: int | None = None
+    transport: str = "tcp"
+    sctp: SctpParams | None = None
 
     def __post_init__(self):
         check_int("client", self.client, 0)
@@ -366,6 +375,23 @@ class Connection:
         check_bool("multistream", self.multistream)
         if self.header_bytes is not None:
             check_int("header_bytes", self.header_bytes, 0, 10**4)
+        check_choice("transport", self.transport, TRANSPORTS)
+        if self.multistream and self.transport != "tcp_streams":
+            if self.transport != "tcp":
+                raise ValueError(f"multistream=True is not allowed with transport={self.transport!r}: it is the "
+                                 "old name of transport='tcp_streams'")
+            object.__setattr__(self, "transport", "tcp_streams")
+        object.__setattr__(self, "multistream", self.transport == "tcp_streams")
+        if self.sctp is not None and not isinstance(self.sctp, SctpParams):
+            raise ValueError(f"sctp={self.sctp!r} is not allowed: must be an SctpParams or None")
+        if self.transport == "sctp":
+            if self.sctp is None:
+                object.__setattr__(self, "sctp", SctpParams())
+            if self.sctp.unordered:
+                raise ValueError("sctp.unordered=True is not allowed yet: unordered delivery is not modelled")
+        elif self.sctp is not None:
+            raise ValueError(f"sctp=SctpParams(...) is not allowed with transport={self.transport!r}: it "
+                             "configures transport='sctp'")
 
 
 @dataclass(frozen=True)
@@ -522,6 +548,11 @@ class Scenario:
             if m.conn is not None and m.conn >= len(self.connections):
                 raise ValueError(f"messages[{i}].conn={m.conn} is out of range: "
                                  f"must be in [0, {len(self.connections) - 1}]")
+            for k in self.conns_of(i) if m.conn is not None or m.pool < len(self.pools) else ():
+                sp = self.connections[k].sctp
+                if sp is not None and m.stream >= sp.n_streams:
+                    raise ValueError(f"messages[{i}].stream={m.stream} is out of range: connection {k} is an SCTP "
+                                     f"association with n_streams={sp.n_streams}")
             if m.after_message >= len(self.messages) or m.after_message == i:
                 raise ValueError(f"messages[{i}].after_message={m.after_message} is not allowed: must be -1 or "
                                  f"another message index in [0, {len(self.messages) - 1}]")

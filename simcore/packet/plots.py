@@ -44,8 +44,22 @@ def cwnd_figure(result: PacketResult, conn: int = 0, direction: int = 0, mss_byt
     return fig
 
 
+def _is_sctp(result: PacketResult, conn: int) -> bool:
+    sc = result.scenario
+    return sc is not None and conn < len(sc.connections) and sc.connections[conn].transport == "sctp"
+
+
+def _chunk_starts(pt, conn: int, direction: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (first byte, end byte) of the DATA chunks of one direction of an association, in TSN order
+    (chunks keep their bytes, and TSNs rise with them: TSN k is the k-th, from 0 as the simulator counts)."""
+    sel = (pt.conn == conn) & (pt.direction == direction) & (pt.kind == 0) & (pt.seqlen > 0) & ((pt.flags & 8) == 0)
+    starts, first = np.unique(pt.seq[sel], return_index=True)
+    return starts, starts + pt.seqlen[sel][first]
+
+
 def time_sequence_figure(result: PacketResult, conn: int = 0, direction: int = 0) -> go.Figure:
-    """Return the time-sequence plot (sequence number vs time, s) of one direction of a connection."""
+    """Return the time-sequence plot (sequence number vs time, s) of one direction of a connection (of an
+    SCTP association: stream bytes, and the cumulative TSN ack drawn at the end of that chunk's bytes)."""
     pt = _need(result, "packet_trace")
     mine = (pt.conn == conn) & ((pt.flags & 8) == 0)
     data = mine & (pt.direction == direction) & (pt.seqlen > 0)
@@ -59,8 +73,12 @@ def time_sequence_figure(result: PacketResult, conn: int = 0, direction: int = 0
         fig.add_trace(go.Scatter(x=pt.time_s[sel], y=pt.seq[sel], mode="markers", name=name,
                                  marker_symbol=sym, marker_size=7 if sym != "line-ew" else 8,
                                  marker_line_width=1.5))
-    fig.add_trace(go.Scatter(x=pt.time_s[acks], y=pt.ack[acks], mode="lines", line_shape="hv",
-                             name="ACK received"))
+    ack_y = pt.ack[acks]
+    if _is_sctp(result, conn):
+        _, ends = _chunk_starts(pt, conn, direction)
+        ack_y = np.where(ack_y >= 0, ends[np.clip(ack_y, 0, max(ends.size - 1, 0))] if ends.size else 1, 1)
+    fig.add_trace(go.Scatter(x=pt.time_s[acks], y=ack_y, mode="lines", line_shape="hv",
+                             name="SACK received" if _is_sctp(result, conn) else "ACK received"))
     fig.update_layout(title=f"Time-sequence plot, connection {conn}", xaxis_title="time (s)",
                       yaxis_title="sequence number (bytes)", legend_orientation="h")
     return fig
@@ -92,6 +110,26 @@ def _label(flags: int, seq: int, seqlen: int, ack: int) -> str:
     return " ".join(parts)
 
 
+def _sctp_label(pt, i: int, closer_dir: int, tsn_of: dict) -> str:
+    """Label of an SCTP packet: its chunks (INIT, COOKIE-ECHO, DATA tsn, SACK cum+gaps, SHUTDOWN ...)."""
+    f, d = int(pt.flags[i]), int(pt.direction[i])
+    parts = []
+    if f & 4:
+        parts.append("SHUTDOWN-COMPLETE" if f & 1 else ("SHUTDOWN" if d == closer_dir else "SHUTDOWN-ACK"))
+    elif f & 1:
+        parts.append("INIT-ACK" if f & 2 else "INIT")
+    if f & 32:
+        parts.append("COOKIE-ECHO" if d == 0 else "COOKIE-ACK")
+    if f & 2 and not f & 1:
+        gaps = [] if pt.sack is None else [f"{lo}-{hi - 1}" for lo, hi in pt.sack[i] if lo >= 0]
+        parts.append(f"SACK {int(pt.ack[i])}" + ("+" + ",".join(gaps) if gaps else ""))
+    if pt.seqlen[i] > 0:
+        parts.append(f"DATA tsn {tsn_of[d].get(int(pt.seq[i]), '?')}")
+    if f & 16:
+        parts.append("(retx)")
+    return " ".join(parts)
+
+
 def _floats(values: list) -> np.ndarray:
     return np.array(values, dtype=float)  # None -> NaN
 
@@ -117,6 +155,10 @@ def space_time_figure(result: PacketResult, conn: int = 0, t_max_s: float | None
     for x, name in ((0, "client"), (1, "server")):
         fig.add_trace(go.Scatter(x=[x, x], y=[0, 0], mode="text", text=[name], textposition="top center",
                                  showlegend=False, hoverinfo="skip"))
+    sctp = _is_sctp(result, conn)
+    if sctp:
+        closer_dir = {"client": 0, "server": 1}.get(result.scenario.connections[conn].closer, -1)
+        tsn_of = {d: {int(b): k for k, b in enumerate(_chunk_starts(pt, conn, d)[0])} for d in (0, 1)}
     xs: dict[bool, list] = {True: [], False: []}
     ys: dict[bool, list] = {True: [], False: []}
     texts: dict[bool, list] = {True: [], False: []}
@@ -127,7 +169,8 @@ def space_time_figure(result: PacketResult, conn: int = 0, t_max_s: float | None
         x0, x1 = (0.0, 1.0) if d == 0 else (1.0, 0.0)
         j = end_of.get(int(pt.uid[i]))
         t0 = pt.time_s[i]
-        lab = _label(int(pt.flags[i]), int(pt.seq[i]), int(pt.seqlen[i]), int(pt.ack[i]))
+        lab = _sctp_label(pt, i, closer_dir, tsn_of) if sctp else _label(int(pt.flags[i]), int(pt.seq[i]),
+                                                                          int(pt.seqlen[i]), int(pt.ack[i]))
         if j is None or pt.kind[j] != 1:
             t1 = pt.time_s[j] if j is not None else t0
             xm = (x0 + x1) / 2

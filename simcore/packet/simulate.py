@@ -22,6 +22,7 @@ from . import _layout as L
 from ._kernel import run
 from .params import POOL_RULES, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace
+from .sctp_params import SctpParams
 
 __all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace", "simulate", "run_to_end"]
 
@@ -43,7 +44,10 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
 
     seg_cap = 64
     for c in sc.connections:
-        seg_cap = max(seg_cap, 2 * math.ceil(c.tcp.rwnd_bytes / c.tcp.segment_bytes) + 8)
+        if c.transport == "sctp":
+            seg_cap = max(seg_cap, 2 * math.ceil(c.sctp.rwnd_bytes / c.sctp.max_payload_bytes) + 8)
+        else:
+            seg_cap = max(seg_cap, 2 * math.ceil(c.tcp.rwnd_bytes / c.tcp.segment_bytes) + 8)
     ooo_cap = seg_cap // 2 + 2
 
     half = np.zeros(nh, L.HALF)
@@ -300,12 +304,31 @@ def _connection_rows(sc: Scenario) -> np.ndarray:
     }
     for name, vals in fields.items():
         conn[name] = vals
+    for i, c in enumerate(conns):
+        if c.transport == "sctp":
+            _sctp_row(conn[i : i + 1], c.sctp)
     conn["timewait_t"] = np.nan
     own = [(m.conn, 0 if m.sender == "client" else 1) for m in sc.messages if m.pool < 0]  # pooled: no closer
     if own:
         c, d = np.array(own, np.int64).T
         np.add.at(conn["total"], (c, d), 1)
     return conn
+
+
+def _sctp_row(row: np.ndarray, sp: SctpParams) -> None:
+    """Fill the ``L.CONN`` record of an SCTP association from its ``SctpParams`` (TCP's fields unused)."""
+    vals = {
+        "proto": L.PROTO_SCTP, "mss": sp.max_payload_bytes, "rwnd": sp.rwnd_bytes, "iw": sp.initial_cwnd_bytes,
+        "delack": sp.delayed_sack, "delack_s": sp.sack_timeout_s, "idle_restart": sp.idle_decay,
+        "multistream": 1, "hdr": 32, "min_rto": sp.rto_min_s, "max_rto": sp.rto_max_s,
+        "init_rto": sp.rto_initial_s, "tick_s": 0.0, "init_ssthresh": sp.rwnd_bytes,  # the peer's a_rwnd
+        "mtu": sp.mtu_bytes, "max_burst": sp.max_burst, "burst_pkts": sp.max_burst_rule == "packets",
+        "miss_thr": sp.miss_indications, "htna": sp.htna, "fast_rec": sp.fast_recovery,
+        "ss_min": sp.ssthresh_min_mtus, "idle_min": sp.idle_cwnd_min_mtus, "sack_every": sp.sack_every_packets,
+        "cookie": sp.cookie_bytes, "cookie_data": sp.cookie_echo_data, "delack_ticks": 0, "variant": 0,
+    }
+    for name, v in vals.items():
+        row[name] = v
 
 
 def _nan_before_zero(a: np.ndarray) -> np.ndarray:

@@ -48,7 +48,7 @@ def _two_files(multistream, drops):
     back = LinkParams(rate_bps=10e6, delay_s=0.05, queue_packets=1000)
     net = Network(2, (Link(0, 1, back), Link(1, 0, link)))
     conn = Connection(0, 1, TcpParams(variant="sack", initial_window_segments=40, rwnd_bytes=1 << 20),
-                      multistream=multistream, header_bytes=48)
+                      transport="tcp_streams" if multistream else "tcp", header_bytes=48)
     msgs = (Message(0, 100, "client"),
             Message(0, 20 * 1460, "server", after_message=0, stream=1),
             Message(0, 20 * 1460, "server", after_message=0, stream=2))

@@ -41,3 +41,27 @@ def test_figures_require_traces():
     r = simulate(request_response_scenario(chain(1, link), 0, 1, 100, [100], duration_s=1.0))
     with pytest.raises(ValueError, match="trace=True"):
         cwnd_figure(r)
+
+
+def test_association_plots_label_chunks_and_draw_sacks_in_bytes():
+    from simcore.packet import Connection, Message, Network, Scenario, SctpParams
+
+    # TSN 1 lost (offered packet 3: INIT, COOKIE-ECHO, TSN 0, TSN 1), a SACK per packet
+    fwd = LinkParams(rate_bps=8e6, delay_s=0.05, queue_packets=100, drop_sequence=(3,))
+    back = LinkParams(rate_bps=8e6, delay_s=0.05, queue_packets=100)
+    conn = Connection(0, 1, transport="sctp", closer="client",
+                      sctp=SctpParams(initial_cwnd_mtus=3, delayed_sack=False))
+    sc = Scenario(Network(2, Network.duplex(0, 1, fwd, back)), (conn,), (Message(0, 6 * 1452),), duration_s=3.0)
+    r = simulate(sc, trace=True)
+    st = space_time_figure(r)
+    labels = [t for d in st.data if d.name in ("delivered", "lost") for t in d.text if t]
+    for want in ("INIT", "INIT-ACK", "COOKIE-ECHO", "COOKIE-ACK", "DATA tsn 0", "DATA tsn 1", "SACK 0",
+                 "SACK 0+2-2", "SACK 0+2-3", "DATA tsn 1 (retx)", "SACK 5", "SHUTDOWN", "SHUTDOWN-ACK",
+                 "SHUTDOWN-COMPLETE"):
+        assert want in labels, want
+    ts = time_sequence_figure(r)
+    sack = [d for d in ts.data if d.name == "SACK received"][0]
+    # the cumulative TSN ack drawn at the end of that chunk's bytes: 1 + (k + 1) * 1452 for TSN k, and the
+    # last SACK covers all 6 chunks
+    assert set(np.asarray(sack.y).tolist()) <= {1 + (k + 1) * 1452 for k in range(6)}
+    assert sack.y[-1] == 1 + 6 * 1452

@@ -1,0 +1,115 @@
+"""The SCTP packets of a traced run, byte by byte, for the capture export (``simcore.packet.capture``).
+
+From each packet's trace row: INIT (flags SYN), INIT-ACK (SYN + ACK), COOKIE-ECHO / COOKIE-ACK (flag F_COOKIE;
+client / server; DATA may follow a COOKIE-ECHO), SHUTDOWN / SHUTDOWN-ACK (FIN; from the closer / its peer),
+SHUTDOWN-COMPLETE (FIN + SYN), DATA (``seqlen`` bytes at ``seq``), SACK (flag ACK: cumulative TSN ack in
+``ack``, gap blocks as TSN ranges in ``sack``). Control chunks go before DATA (RFC 4960 sec. 6.10).
+
+- Verification tags and initial TSNs: the run's random ``tcp_isn`` per direction (tag = isn | 1, never 0;
+  initial TSN = isn). The INIT carries tag 0, as sec. 8.5.1 asks; every later packet the peer's tag.
+- TSN of a DATA chunk: the simulator numbers chunks from 0 in the order of their bytes; the capture adds
+  the initial TSN. Stream, SSN and the B/E bits: from the messages of that direction in the order they
+  were written (SSN counts the messages before it on its stream).
+- a_rwnd: ``SctpParams.rwnd_bytes`` (the window a SACK advertised is not in the trace). Duplicate TSNs are
+  not reported (the simulator does not put them into SACKs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._sctp_chunks import (
+    cookie_ack_chunk,
+    cookie_echo_chunk,
+    data_chunk,
+    init_ack_chunk,
+    init_chunk,
+    sack_chunk,
+    sctp_packet,
+    shutdown_ack_chunk,
+    shutdown_chunk,
+    shutdown_complete_chunk,
+)
+
+__all__ = ["sctp_packets"]
+
+
+def _layouts(result) -> dict:
+    """Per (conn, dir): (message begins, ends, streams, SSNs) in the order the messages were written."""
+    sc = result.scenario
+    out: dict = {}
+    order = np.argsort(np.where(np.isnan(result.message_write_s), np.inf, result.message_write_s), kind="stable")
+    nxt: dict = {}
+    ssn: dict = {}
+    for k in order:
+        m = sc.messages[k]
+        if np.isnan(result.message_write_s[k]) or m.conn is None:
+            continue
+        key = (m.conn, 0 if m.sender == "client" else 1)
+        b = nxt.get(key, 1)
+        e = np.iinfo(np.int64).max if m.size_bytes is None else b + m.size_bytes
+        s = ssn.get((key, m.stream), 0)
+        ssn[(key, m.stream)] = s + 1
+        nxt[key] = e
+        out.setdefault(key, []).append((b, e, m.stream, s))
+    return {k: tuple(np.array(col, np.int64) for col in zip(*v, strict=True)) for k, v in out.items()}
+
+
+def _sack(pt, i, peer_isn, sp) -> bytes:
+    cum = int(pt.ack[i])
+    blocks = pt.sack[i] if pt.sack is not None else np.full((3, 2), -1)
+    gaps = [(int(lo) - cum, int(hi) - 1 - cum) for lo, hi in blocks if lo >= 0]
+    return sack_chunk(int(peer_isn) + cum, sp.rwnd_bytes, gaps)
+
+
+def sctp_packets(result, rows: np.ndarray, server_port: int, client_port0: int) -> list[bytes]:
+    """Return the SCTP packet (common header and chunks, CRC32c) of every trace row in ``rows``."""
+    pt, sc = result.packet_trace, result.scenario
+    isn = result.tcp_isn.astype(np.int64)
+    tags = (isn | 1) & 0xFFFFFFFF
+    data = (pt.kind == 0) & (pt.seqlen > 0) & ((pt.flags & 8) == 0)
+    starts = {}
+    for c, d in {(int(a), int(b)) for a, b in zip(pt.conn[data], pt.direction[data], strict=True)}:
+        sel = data & (pt.conn == c) & (pt.direction == d)
+        starts[(c, d)] = np.unique(pt.seq[sel])
+    lay = _layouts(result)
+    out = []
+    for i in rows:
+        c, d = int(pt.conn[i]), int(pt.direction[i])
+        f, ln = int(pt.flags[i]), int(pt.seqlen[i])
+        sp = sc.connections[c].sctp
+        cport = client_port0 + c % 16384
+        src, dst = (cport, server_port) if d == 0 else (server_port, cport)
+        mine, peer = int(tags[c, d]), int(tags[c, 1 - d])
+        chunks = []
+        vtag = peer
+        if f & 4:  # the SHUTDOWN family: FIN + SYN ends it; FIN from the closer / from its peer
+            closer = 0 if sc.connections[c].closer == "client" else 1
+            if f & 1:
+                chunks.append(shutdown_complete_chunk())
+            elif d == closer:
+                chunks.append(shutdown_chunk(int(isn[c, 1 - d]) + int(pt.ack[i])))
+            else:
+                chunks.append(shutdown_ack_chunk())
+            if f & 2:
+                chunks.insert(0, _sack(pt, i, isn[c, 1 - d], sp))
+        elif f & 1:
+            if f & 2:
+                chunks.append(init_ack_chunk(mine, sp.rwnd_bytes, sp.n_streams, int(isn[c, d]), sp.cookie_bytes))
+            else:
+                chunks.append(init_chunk(mine, sp.rwnd_bytes, sp.n_streams, int(isn[c, d])))
+                vtag = 0
+        else:
+            if f & 32:  # F_COOKIE
+                chunks.append(cookie_echo_chunk(sp.cookie_bytes) if d == 0 else cookie_ack_chunk())
+            if f & 2:
+                chunks.append(_sack(pt, i, isn[c, 1 - d], sp))
+            if ln > 0:
+                seq = int(pt.seq[i])
+                tsn = int(np.searchsorted(starts[(c, d)], seq))
+                b, e, stream, ssn = lay[(c, d)]
+                k = int(np.searchsorted(b, seq, side="right")) - 1
+                chunks.append(data_chunk(int(isn[c, d]) + tsn, int(stream[k]), int(ssn[k]), ln,
+                                         begin=seq == b[k], end=seq + ln == e[k]))
+        out.append(sctp_packet(src, dst, vtag, chunks))
+    return out

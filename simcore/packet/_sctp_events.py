@@ -1,0 +1,226 @@
+"""Numba: SCTP's handlers of the events ``_transport`` dispatches to it, and the association's set-up.
+
+Association (RFC 4960 sec. 5.1): the client sends INIT and starts T1-init; the server answers with an
+INIT-ACK carrying a state cookie and keeps no state; the client echoes the cookie (COOKIE-ECHO, T1-cookie)
+and may then receive; the server, on the cookie, establishes the association and answers COOKIE-ACK; the
+client, on it, establishes too. T1 expiries resend INIT or COOKIE-ECHO with the timer doubled (sec.
+6.3.3 rule E2 applied to T1, up to RTO.Max). With ``SctpParams.cookie_echo_data`` the client's first DATA
+chunk rides behind the COOKIE-ECHO (sec. 5.1 D) and nothing more leaves until the COOKIE-ACK.
+
+Shutdown (sec. 9.2): the closer's application closes (``sctp_close``); once all its data is acknowledged
+it sends SHUTDOWN (with its cumulative TSN ack) and starts T2-shutdown; the peer, once all its own data is
+acknowledged, answers SHUTDOWN-ACK (T2); the closer answers SHUTDOWN-COMPLETE and is closed, the peer is
+closed when that arrives. No TIME-WAIT. T2 expiries resend with the timer doubled. A closed endpoint
+answers a SHUTDOWN-ACK with SHUTDOWN-COMPLETE and ignores everything else.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from . import _app as A  # late bound, as for TCP
+from . import _layout as L
+from ._link import give_row, push
+from ._rtt import rto_arm, rto_backoff
+from ._sctp import establish, on_sack, on_t3, sctp_packet, sctp_send, send_chunk
+from ._sctp_recv import on_data, start_receiver
+from ._tcp import trace_tcp
+
+_INF = math.inf
+
+
+@njit(cache=True, inline="always")
+def _close_if_asked(S, h, t):
+    """The application of half ``h`` closed before the association was up (``fin_seq`` >= 0): shut down now."""
+    half = S.half
+    if half[h].fin_seq >= 0 and half[h].state == L.S_EST and half[h].sphase == L.SP_UP:
+        half[h].sphase = L.SP_SHUT_PENDING
+        shutdown_progress(S, h, t)
+
+
+@njit(cache=True, _nrt=False)
+def _handshake(S, s, r, ch, t):
+    """The association chunks of a packet arriving at the host of sender ``s`` / receiver ``r``."""
+    half = S.half
+    c = s >> 1
+    if ch & L.K_INIT:  # at the server: stateless INIT-ACK with the cookie
+        sctp_packet(S, s, t, L.K_INIT_ACK, 0, 0, 0, False)
+    if ch & L.K_INIT_ACK and half[s].state == L.S_SYN and half[s].sphase == L.SP_INIT:  # at the client
+        start_receiver(S, r)
+        if S.conn[c].cookie_data == 1 and half[s].write_end > 1:  # DATA rides on the COOKIE-ECHO
+            establish(S, s, t)
+            half[s].sphase = L.SP_COOKIE
+            sctp_send(S, s, t)
+        else:
+            half[s].sphase = L.SP_COOKIE
+            sctp_packet(S, s, t, L.K_COOKIE_ECHO, 0, 0, 0, False)
+        rto_arm(S, s, t)  # T1-cookie
+    if ch & L.K_COOKIE_ECHO:  # at the server
+        if half[s].state == L.S_CLOSED:
+            S.conn[c].opened = 1
+            start_receiver(S, r)
+            establish(S, s, t)
+            half[s].est_t = t
+        sctp_packet(S, s, t, L.K_COOKIE_ACK, 0, 0, 0, False)
+        sctp_send(S, s, t)
+        _close_if_asked(S, s, t)
+    if ch & L.K_COOKIE_ACK and half[s].sphase == L.SP_COOKIE:  # at the client
+        if half[s].state == L.S_SYN:
+            establish(S, s, t)
+        half[s].sphase = L.SP_UP
+        half[s].est_t = t
+        trace_tcp(S, s, t, 0)
+        sctp_send(S, s, t)
+        _close_if_asked(S, s, t)
+
+
+@njit(cache=True, inline="always")
+def _all_acked(S, h):
+    half = S.half
+    return half[h].seg_n == 0 and half[h].n_marked == 0 and half[h].write_end <= half[h].snd_max
+
+
+@njit(cache=True, _nrt=False)
+def shutdown_progress(S, h, t):
+    """Send SHUTDOWN (closer) or SHUTDOWN-ACK (peer) once all of half ``h``'s data is acknowledged."""
+    half = S.half
+    ph = half[h].sphase
+    if (ph != L.SP_SHUT_PENDING and ph != L.SP_SHUT_RCVD) or not _all_acked(S, h):
+        return
+    if ph == L.SP_SHUT_PENDING:
+        sctp_packet(S, h, t, L.K_SHUTDOWN, 0, 0, 0, False)
+        half[h].sphase = L.SP_SHUT_SENT
+    else:
+        sctp_packet(S, h, t, L.K_SHUTDOWN_ACK, 0, 0, 0, False)
+        half[h].sphase = L.SP_SHUT_ACK_SENT
+    rto_arm(S, h, t)  # T2-shutdown
+
+
+@njit(cache=True, inline="always")
+def _closed(S, s, t):
+    """The endpoint of sending half ``s`` (and receiving half ``s ^ 1``) is closed: rows given back."""
+    half = S.half
+    r = s ^ 1
+    half[s].sphase = L.SP_CLOSED
+    half[s].fin_acked_t = t
+    half[s].rto_deadline = _INF
+    if half[s].seg_row >= 0:
+        give_row(S, L.ROWS_SEG, half[s].seg_row)
+        half[s].seg_row = -1
+    if half[r].ooo_row >= 0:
+        give_row(S, L.ROWS_OOO, half[r].ooo_row)
+        half[r].ooo_row = -1
+        half[r].ooo_n = 0
+
+
+@njit(cache=True, _nrt=False)
+def _shutdown_chunks(S, s, ch, t):
+    """The SHUTDOWN family arriving at the endpoint of sending half ``s``."""
+    half = S.half
+    ph = half[s].sphase
+    if ch & L.K_SHUTDOWN:  # at the peer
+        if ph == L.SP_UP or ph == L.SP_SHUT_PENDING:
+            half[s].sphase = L.SP_SHUT_RCVD
+            shutdown_progress(S, s, t)
+        elif ph == L.SP_SHUT_ACK_SENT:
+            sctp_packet(S, s, t, L.K_SHUTDOWN_ACK, 0, 0, 0, False)
+    if ch & L.K_SHUTDOWN_ACK and (ph == L.SP_SHUT_SENT or ph == L.SP_CLOSED):  # at the closer
+        sctp_packet(S, s, t, L.K_SHUTDOWN_COMPLETE, 0, 0, 0, False)
+        if ph == L.SP_SHUT_SENT:
+            _closed(S, s, t)
+    if ch & L.K_SHUTDOWN_COMPLETE and ph == L.SP_SHUT_ACK_SENT:  # at the peer
+        _closed(S, s, t)
+
+
+@njit(cache=True, _nrt=False)
+def sctp_arrive(S, p, t):
+    """An SCTP packet of half ``r`` reaches the host whose sending half is ``s = r ^ 1``."""
+    half = S.half
+    pk = S.pkt[p]
+    r = 2 * pk.conn + pk.dir
+    s = r ^ 1
+    ch = pk.chunks
+    if half[s].state == L.S_EST and half[s].sphase == L.SP_CLOSED:
+        _shutdown_chunks(S, s, ch & L.K_SHUTDOWN_ACK, t)
+        return
+    if ch & (L.K_INIT | L.K_INIT_ACK | L.K_COOKIE_ECHO | L.K_COOKIE_ACK):
+        _handshake(S, s, r, ch, t)
+    if ch & L.K_DATA:
+        on_data(S, r, p, t)
+        A.deliver(S, r, t)
+    if ch & L.K_SACK:
+        on_sack(S, s, p, t)
+        shutdown_progress(S, s, t)
+    if ch & (L.K_SHUTDOWN | L.K_SHUTDOWN_ACK | L.K_SHUTDOWN_COMPLETE):
+        _shutdown_chunks(S, s, ch, t)
+        if half[s].sphase == L.SP_CLOSED:
+            return
+    owed = half[r].ack_owed
+    if owed == 1:
+        if sctp_send(S, s, t) == 0 and half[r].ack_owed == 1:
+            sctp_packet(S, s, t, L.K_SACK, 0, 0, 0, False)
+    elif owed == 2 and half[r].dack_armed == 0:
+        half[r].dack_armed = 1
+        nh = half.shape[0]
+        push(S, t + S.conn[r >> 1].delack_s, L.EV_DELACK, half[r].dack_gen * nh + r)
+
+
+@njit(cache=True, inline="always")
+def sctp_open(S, c, t):
+    """``EV_OPEN``: the client of association ``c`` sends INIT and starts T1-init."""
+    h = 2 * c
+    half = S.half
+    if half[h].state == L.S_CLOSED:
+        S.conn[c].opened = 1
+        half[h].state = L.S_SYN
+        half[h].sphase = L.SP_INIT
+        sctp_packet(S, h, t, L.K_INIT, 0, 0, 0, False)
+        rto_arm(S, h, t)
+        trace_tcp(S, h, t, 3)
+
+
+@njit(cache=True, inline="always")
+def sctp_delack(S, a, t):
+    """``EV_DELACK``: the SACK timer of receiver ``r`` (sec. 6.2) fires: send the SACK it still owes."""
+    half = S.half
+    nh = half.shape[0]
+    r = a % nh
+    if a // nh == half[r].dack_gen and half[r].dack_armed == 1:
+        half[r].dack_armed = 0
+        if half[r].ack_owed > 0:
+            sctp_packet(S, r ^ 1, t, L.K_SACK, 0, 0, 0, False)
+
+
+@njit(cache=True, inline="always")
+def sctp_rto(S, h, t):
+    """The retransmission timer of half ``h`` expired: T1-init / T1-cookie during set-up, else T3-rtx."""
+    half = S.half
+    if half[h].state == L.S_SYN:
+        half[h].n_timeout += 1
+        rto_backoff(S, h)
+        sctp_packet(S, h, t, L.K_INIT if half[h].sphase == L.SP_INIT else L.K_COOKIE_ECHO, 0, 0, 0, False)
+        rto_arm(S, h, t)
+        trace_tcp(S, h, t, 2)
+    elif half[h].state == L.S_EST:
+        ph = half[h].sphase
+        if ph == L.SP_COOKIE:  # T1-cookie: COOKIE-ECHO again, with its DATA chunk
+            half[h].n_timeout += 1
+            rto_backoff(S, h)
+            send_chunk(S, h, 0, t, True)
+            rto_arm(S, h, t)
+        elif ph == L.SP_SHUT_SENT or ph == L.SP_SHUT_ACK_SENT:  # T2-shutdown
+            half[h].n_timeout += 1
+            rto_backoff(S, h)
+            sctp_packet(S, h, t, L.K_SHUTDOWN if ph == L.SP_SHUT_SENT else L.K_SHUTDOWN_ACK, 0, 0, 0, False)
+            rto_arm(S, h, t)
+        elif ph != L.SP_CLOSED:
+            on_t3(S, h, t)
+
+
+@njit(cache=True, inline="always")
+def sctp_close(S, h, t):
+    """The application closes half ``h``: SHUTDOWN once all its data is acknowledged (sec. 9.2)."""
+    S.half[h].fin_seq = S.half[h].stream_end  # remembered if the association is not up yet
+    _close_if_asked(S, h, t)

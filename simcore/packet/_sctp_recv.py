@@ -1,0 +1,126 @@
+"""Numba SCTP receiver: DATA chunks into the half's stream, the SACK owed (immediate or delayed), and the
+SACK's cumulative TSN ack, gap ack blocks and a_rwnd (RFC 4960 sec. 6.2, 6.7).
+
+The receiver keeps what it holds in byte space (``rcv_nxt`` and the shared out-of-order blocks of
+``_ooo``), so the application layer (``_app``, per-stream delivery) reads it as it reads TCP's. DATA chunks
+keep their boundaries and their TSNs rise with the bytes they carry, so a byte range the receiver holds
+maps to a TSN range: ``tsn_of`` reads the TSN of the chunk starting at a byte from the association's chunk
+ring (the TSNs of chunks this receiver has received, looked up rather than stored twice).
+
+SACK policy (sec. 6.2): with delayed SACKs, a SACK for at least every ``sack_every``-th packet carrying
+DATA, else when the timer (``delack_s``) fires; at once when a chunk arrives out of order (a gap appears),
+fills a gap, or is a duplicate. a_rwnd = the buffer less the bytes held out of order (the application
+reads in-order data at once).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from . import _layout as L
+from ._link import take_row
+from ._ooo import ooo_absorb, ooo_holds, ooo_insert
+
+
+@njit(cache=True, _nrt=False)
+def tsn_of(S, h, b):
+    """Return the TSN of the DATA chunk of half ``h`` that starts at byte ``b`` (the next TSN if ``b`` is at
+    or past the end of what was sent)."""
+    half = S.half
+    n = half[h].seg_n
+    base = half[h].tsn_head
+    if b >= half[h].snd_max or n == 0:
+        return base + n
+    row = half[h].seg_row
+    if row < 0:  # the sender has closed
+        return base + n
+    cap = S.seg.shape[1]
+    head = half[h].seg_head
+    lo = 0
+    hi = n  # first index whose chunk starts at or after b
+    while lo < hi:
+        mid = (lo + hi) // 2
+        j = head + mid
+        if j >= cap:
+            j -= cap
+        if S.seg[row, j].start < b:
+            lo = mid + 1
+        else:
+            hi = mid
+    return base + lo
+
+
+@njit(cache=True, inline="always")
+def start_receiver(S, r):
+    """The receiver of half ``r`` is ready for DATA (stream bytes from 1, as TCP's after its SYN)."""
+    half = S.half
+    if half[r].rcv_started == 1:
+        return
+    half[r].rcv_started = 1
+    half[r].rcv_nxt = 1
+    half[r].ooo_row = take_row(S, L.ROWS_OOO)
+    half[r].ooo_n = 0
+    half[r].fin_rcvd_t = -1.0
+
+
+@njit(cache=True, _nrt=False)
+def fill_sack(S, r, p):
+    """Write the SACK of receiver ``r`` into packet ``p``: cumulative TSN ack (``ack``), up to three gap
+    blocks as TSN ranges [lo, hi) lowest first (``sack``), a_rwnd (``wnd``); return the gap blocks written."""
+    half = S.half
+    pk = S.pkt[p]
+    rn = half[r].rcv_nxt
+    pk.ack = tsn_of(S, r, rn) - 1
+    orow = half[r].ooo_row
+    n = half[r].ooo_n
+    held = 0
+    for i in range(n):
+        held += S.ooo[orow, i].hi - S.ooo[orow, i].lo
+    pk.wnd = max(S.conn[r >> 1].rwnd - held, 0)
+    k = 0
+    last = rn
+    while k < 3:
+        best = -1
+        for i in range(n):
+            lo = S.ooo[orow, i].lo
+            if lo > last and (best < 0 or lo < S.ooo[orow, best].lo):
+                best = i
+        if best < 0:
+            break
+        pk.sack[2 * k] = tsn_of(S, r, S.ooo[orow, best].lo)
+        pk.sack[2 * k + 1] = tsn_of(S, r, S.ooo[orow, best].hi)
+        last = S.ooo[orow, best].lo
+        k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def on_data(S, r, p, t):
+    """Receiver of half ``r`` gets the DATA chunk of packet ``p``: reassemble and note the SACK owed."""
+    half = S.half
+    pkt = S.pkt
+    if half[r].rcv_started == 0 or half[r].ooo_row < 0:  # not started, or closed
+        return
+    seq = pkt[p].seq
+    ln = pkt[p].seqlen
+    half[r].segs_rcvd += 1
+    rn = half[r].rcv_nxt
+    now = S.conn[r >> 1].delack == 0
+    if seq + ln <= rn or ooo_holds(S, r, seq, seq + ln):
+        half[r].n_dupseg += 1
+        now = True
+    elif seq == rn:
+        if half[r].ooo_n > 0:
+            now = True  # fills (part of) a gap
+        half[r].rcv_nxt = ooo_absorb(S, r, seq + ln)
+    else:
+        ooo_insert(S, r, seq, seq + ln)
+        now = True  # a gap
+    if not now:
+        half[r].sack_pkts += 1
+        if half[r].sack_pkts >= S.conn[r >> 1].sack_every:
+            now = True
+    if now:
+        half[r].ack_owed = 1
+    elif half[r].ack_owed == 0:
+        half[r].ack_owed = 2
