@@ -10,12 +10,13 @@ Modules, one concept each: ``commands`` (RFC 959 commands and replies, byte for 
 (``FtpParams``, the designs and transports), ``session`` (each design's message pattern as a packet
 scenario), ``_waits`` (messages that wait for two things), ``transfer`` (``Transfer`` and
 ``run_transfer``), ``sampling`` (the paper's sample-size rule). ``LOSS_READING.md`` argues what the
-paper's loss ratios mean. SCTP (paper designs 2-4) is refused until simcore.packet has it (issue 10).
+paper's loss ratios mean. Paper designs 2-4 run on simcore.packet's SCTP (``transport="sctp"``,
+``SCTP_ASSUMED``: the RFC 2960 preset of the 2002 KAME stack).
 """
 
-from .params import DESIGNS, MODES, PAPER_DESIGNS, TCP_ASSUMED, TRANSPORTS, FtpParams, paper_design
+from .params import DESIGNS, MODES, PAPER_DESIGNS, SCTP_ASSUMED, TCP_ASSUMED, TRANSPORTS, FtpParams, paper_design
 from .sampling import Sample, sequential_sample
 from .transfer import Transfer, run_traced, run_transfer, sample_point, transfer
 
-__all__ = ["DESIGNS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "TRANSPORTS", "FtpParams", "Sample", "Transfer",
-           "paper_design", "run_traced", "run_transfer", "sample_point", "sequential_sample", "transfer"]
+__all__ = ["DESIGNS", "MODES", "PAPER_DESIGNS", "SCTP_ASSUMED", "TCP_ASSUMED", "TRANSPORTS", "FtpParams", "Sample",
+           "Transfer", "paper_design", "run_traced", "run_transfer", "sample_point", "sequential_sample", "transfer"]

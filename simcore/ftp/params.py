@@ -6,10 +6,11 @@ Designs (``design``) are message patterns; ``transport`` says what carries them.
 paper design       ``design``                  ``transport``
 =================  ==========================  =======================================================
 1 FTP over TCP     ``"ftp"``                   ``"tcp"``
-2 FTP over SCTP    ``"ftp"``                   ``"sctp"`` (refused until SCTP exists, issue 10)
-3 multistream      ``"single"``                ``"sctp"`` (refused; ``"tcp_streams"`` = the pattern on
-                                                TCP with per-stream delivery, NOT SCTP)
-4 + pipelining     ``"single_pipelined"``      ``"sctp"`` (refused; ``"tcp_streams"`` as above)
+2 FTP over SCTP    ``"ftp"``                   ``"sctp"`` (an association where TCP had a connection)
+3 multistream      ``"single"``                ``"sctp"`` (one association, stream 0 control, 1 data;
+                                                ``"tcp_streams"`` = the same pattern on TCP with
+                                                per-stream delivery, NOT SCTP, kept as a contrast)
+4 + pipelining     ``"single_pipelined"``      ``"sctp"`` (``"tcp_streams"`` as above)
 =================  ==========================  =======================================================
 
 The paper's section 3 TCP alternatives: A = ``"single"`` on ``"tcp"`` (control and data share one byte
@@ -26,9 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simcore._validate import check_choice, check_int, check_real
-from simcore.packet import TcpParams
+from simcore.packet import SctpParams, TcpParams
 
-__all__ = ["DESIGNS", "TRANSPORTS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "LOSS_WHERE", "FtpParams", "paper_design"]
+__all__ = ["DESIGNS", "TRANSPORTS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "SCTP_ASSUMED", "LOSS_WHERE", "FtpParams",
+           "paper_design"]
 
 DESIGNS = ("ftp", "persistent_data", "persistent_data_pipelined", "single", "single_pipelined", "parallel")
 TRANSPORTS = ("tcp", "tcp_streams", "sctp")
@@ -40,6 +42,12 @@ PAPER_DESIGNS = {1: ("ftp", "tcp"), 2: ("ftp", "sctp"), 3: ("single", "sctp"), 4
 # the 32 KB send buffer (net.inet.tcp.sendspace) caps the data in flight below the 64 KB receive window,
 # and the model has no send buffer, so the window is set to 32768 bytes instead.
 TCP_ASSUMED = TcpParams.preset("freebsd46", rwnd_bytes=32768)
+# KAME SCTP of October 2002 (docs/sctp_presets.md): the rfc2960 preset, because that stack implemented
+# RFC 2960 plus the implementers' guide (the paper cites both, and blames the guide's Max.Burst rule), years
+# before RFC 4960 (2007) brought HTNA, Fast Recovery, the 4-MTU ssthresh floor and the 3rd-miss fast
+# retransmit. One override, an assumption, as for TCP: the window is 32768 bytes (the same socket-buffer
+# cap as TCP_ASSUMED, so that the designs differ by protocol, not by buffer).
+SCTP_ASSUMED = SctpParams.preset("rfc2960", rwnd_bytes=32768)
 LOSS_WHERE = ("arrival", "after_transmission")
 
 
@@ -61,10 +69,12 @@ class FtpParams:
     socket send buffer; ftpd writes its 226 reply once the rest of the file fits in it (BSD
     ``send_data``). ``time_wait_s``: 2 MSL (FreeBSD: MSL 30 s). ``max_time_s``: simulated-time limit of
     one session (a session not done by then is reported incomplete). ``header_bytes``: IP + TCP header
-    per packet (40 = no options). ``ci_half_width_s``, ``min_runs``, ``max_runs``: the paper's sample-size
-    rule for a point (``simcore.ftp.sample_point``): runs until the 90% interval's half-width is at most
-    0.5 s, capped. ``loss_where``: 'arrival' (default) loses a packet as it reaches the router, before
-    its queue, as Dummynet's ``plr`` does; 'after_transmission' loses it on the wire after the queue.
+    per packet (40 = no options). ``sctp``: the SCTP of ``transport="sctp"`` (KAME 2002: ``SCTP_ASSUMED``,
+    RFC 2960 preset; SCTP sizes its own headers). ``ci_half_width_s``, ``min_runs``, ``max_runs``: the
+    paper's sample-size rule for a point (``simcore.ftp.sample_point``): runs until the 90% interval's
+    half-width is at most 0.5 s, capped. ``loss_where``: 'arrival' (default) loses a packet as it
+    reaches the router, before its queue, as Dummynet's ``plr`` does; 'after_transmission' loses it on
+    the wire after the queue.
     """
 
     n_files: int = 10
@@ -77,6 +87,7 @@ class FtpParams:
     one_way_delay_s: float = 0.035
     queue_packets: int = 50
     tcp: TcpParams = field(default_factory=lambda: TCP_ASSUMED)
+    sctp: SctpParams = field(default_factory=lambda: SCTP_ASSUMED)
     n_parallel: int = 1
     sndbuf_bytes: int = 32768
     time_wait_s: float = 60.0
@@ -99,6 +110,14 @@ class FtpParams:
         check_int("queue_packets", self.queue_packets, 1, 10**5)
         if not isinstance(self.tcp, TcpParams):
             raise ValueError(f"tcp={self.tcp!r} is not allowed: must be a simcore.packet.TcpParams")
+        if not isinstance(self.sctp, SctpParams):
+            raise ValueError(f"sctp={self.sctp!r} is not allowed: must be a simcore.packet.SctpParams")
+        if self.transport == "sctp" and self.sctp.n_streams < 2 and self.design.startswith("single"):
+            raise ValueError(f"sctp.n_streams={self.sctp.n_streams} is not allowed with design={self.design!r}: "
+                             "the multistream designs need 2 streams (0 control, 1 data)")
+        if self.transport == "sctp" and self.design == "parallel":
+            raise ValueError("transport='sctp' is not allowed with design='parallel': parallel sessions are the "
+                             "TCP-unfriendliness comparison (use transport='tcp')")
         check_int("n_parallel", self.n_parallel, 1, 64)
         check_int("sndbuf_bytes", self.sndbuf_bytes, 1, 2**30)
         check_real("time_wait_s", self.time_wait_s, 0.0)
@@ -108,11 +127,6 @@ class FtpParams:
         check_int("min_runs", self.min_runs, 2, 10**4)
         check_int("max_runs", self.max_runs, self.min_runs, 10**4)
         check_choice("loss_where", self.loss_where, LOSS_WHERE)
-        if self.transport == "sctp":
-            raise ValueError(f"transport='sctp' is not allowed yet: SCTP is not available in simcore.packet "
-                             f"(issue 10), so design={self.design!r} cannot run over SCTP; use transport='tcp'"
-                             + (" or 'tcp_streams' (TCP with per-stream delivery, not SCTP)"
-                                if self.design.startswith("single") else ""))
         if self.transport == "tcp_streams" and not self.design.startswith("single"):
             raise ValueError(f"transport='tcp_streams' is not allowed with design={self.design!r}: streams "
                              "exist only on the single-connection designs ('single', 'single_pipelined')")

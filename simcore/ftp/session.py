@@ -40,6 +40,7 @@ from .params import FtpParams
 __all__ = ["Plan", "build_plan", "CLIENT", "SERVER"]
 
 CLIENT, SERVER = 0, 1
+SCTP_SACK_BYTES = 20 + 12 + 16  # IPv4 + common header + SACK chunk without gap blocks (RFC 4960 sec. 3.3.4)
 
 
 @dataclass
@@ -70,7 +71,9 @@ class Plan:
 
     def conn(self, opener: int, role: str, **kw) -> int:
         """Add a connection opened by host ``opener``; return its index."""
-        self.conns.append(Connection(opener, 1 - opener, self.params.tcp, **kw))
+        p = self.params
+        sctp = {"transport": "sctp", "sctp": p.sctp} if p.transport == "sctp" else {}
+        self.conns.append(Connection(opener, 1 - opener, p.tcp, **{**kw, **sctp}))
         self.conn_role.append(role)
         return len(self.conns) - 1
 
@@ -97,9 +100,18 @@ class Plan:
 
 
 def _hdr_s(p: FtpParams) -> float:
-    """Return the one-way time of a header-only packet on an idle path (SYN, pure ACK), seconds."""
+    """Return the one-way time of a header-only packet on an idle path (SYN, pure ACK; SCTP: a SACK
+    without gap blocks, 20 + 12 + 16 bytes), seconds."""
+    if p.transport == "sctp":
+        return SCTP_SACK_BYTES * 8.0 / p.rate_bps + p.one_way_delay_s
     options = TIMESTAMP_OPTION_BYTES if p.tcp.timestamps else 0  # every segment carries it (RFC 7323)
     return (p.header_bytes + options) * 8.0 / p.rate_bps + p.one_way_delay_s
+
+
+def _connect_s(p: FtpParams) -> float:
+    """Return a lower bound of connect() on idle links: SYN + SYN-ACK (TCP); SCTP: INIT, INIT-ACK,
+    COOKIE-ECHO, COOKIE-ACK (the initiator is ESTABLISHED on the COOKIE-ACK), taken as header-only."""
+    return (4.0 if p.transport == "sctp" else 2.0) * _hdr_s(p) + EPS_S
 
 
 def _login(pl: Plan, ctl: int) -> int:
@@ -172,7 +184,10 @@ def _client_done(pl: Plan, k: int, new_conn: bool) -> tuple[int, tuple]:
     data connection is new and slow-starts; otherwise the 226, which queues behind the data."""
     p = pl.params
     size = p.file_size_bytes if k else len(C.listing_bytes(p.n_files))
-    one_flight = size <= p.tcp.initial_window_segments * p.tcp.segment_bytes
+    if p.transport == "sctp":
+        one_flight = size <= 2 * p.sctp.max_payload_bytes  # RFC 2960's initial cwnd: 2 MTU (a hint only)
+    else:
+        one_flight = size <= p.tcp.initial_window_segments * p.tcp.segment_bytes
     if size <= p.sndbuf_bytes and (one_flight or not new_conn):
         return pl.reply_226[k], (("done", pl.last_data[k]),)
     return pl.last_data[k], (("done", pl.reply_226[k]),)
@@ -188,7 +203,7 @@ def _separate(pl: Plan, files: list[int], listing: bool, after: int, waits: tupl
         w = waits + (("done", login),)
     else:
         after, w = login, ()
-    connect_s = 2.0 * _hdr_s(p) + EPS_S  # a lower bound of connect(): SYN and SYN-ACK on idle links
+    connect_s = _connect_s(p)
     dc = -1
     busy = None
     todo = ([0] if listing else []) + list(files)
@@ -257,7 +272,7 @@ def _single(pl: Plan, pipelined: bool) -> None:
     (stream 1)."""
     p = pl.params
     streams = p.transport != "tcp"
-    conn = pl.carries(pl.conn(CLIENT, "single", closer="server", transport="tcp_streams" if streams else "tcp"),
+    conn = pl.carries(pl.conn(CLIENT, "single", closer="server", transport=p.transport),
                       list(range(p.n_files + 1)))
     req = _cmd(pl, conn, "NLST", "*", _login(pl, conn), 0)
     pl.first_mget = req

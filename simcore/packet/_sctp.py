@@ -324,6 +324,7 @@ def on_t3(S, h, t):
     half = S.half
     c = h >> 1
     if half[h].seg_n == 0:
+        half[h].rto_deadline = _INF  # nothing outstanding: stop the timer, else send_data never re-arms it
         return
     half[h].n_timeout += 1
     cw, ss = on_t3_expiry(half[h].cwnd, S.conn[c].mtu, S.conn[c].ss_min)

@@ -1,4 +1,4 @@
-"""FtpParams refuses bad values with the parameter's name, and SCTP until it exists."""
+"""FtpParams refuses bad values with the parameter's name."""
 
 import pytest
 
@@ -27,9 +27,8 @@ def test_bad_parameters_name_the_parameter_and_the_value(kw, match):
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
-def test_sctp_designs_are_refused_until_sctp_exists(n):
-    with pytest.raises(ValueError, match="SCTP is not available"):
-        FtpParams(**paper_design(n))
+def test_sctp_designs_are_accepted_and_bad_calls_refused(n):
+    assert FtpParams(**paper_design(n)).transport == "sctp"
     with pytest.raises(ValueError, match="params="):
         run_transfer({"design": "ftp"})
     with pytest.raises(ValueError, match="n=5"):
