@@ -19,8 +19,11 @@ from _timing import timed
 from simcore.ftp import FtpParams, run_transfer, transfer
 from simcore.sweep import run_sweep
 
-DESIGNS = [  # (label, design, transport): what runs today; SCTP (paper designs 2-4) waits for issue 10
+DESIGNS = [  # (label, design, transport)
     ("1 ftp/tcp", "ftp", "tcp"),
+    ("2 ftp/sctp", "ftp", "sctp"),
+    ("3 single/sctp", "single", "sctp"),
+    ("4 single pipelined/sctp", "single_pipelined", "sctp"),
     ("A single/tcp", "single", "tcp"),
     ("B persistent data", "persistent_data", "tcp"),
     ("C persistent data + pipelining", "persistent_data_pipelined", "tcp"),

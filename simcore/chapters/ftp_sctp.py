@@ -4,9 +4,10 @@ The wiring the notebook calls: the paper's setup and claims (``data/ftp_sctp_cla
 figure sweep (``data/ftp_sctp_sweep.csv``, ``simcore.ftp.figure_sweep``) read under both readings of the
 paper's loss ratios, the live panel, and the static figures (``python -m simcore figures ftp_sctp``).
 
-SCTP (the paper's designs 2-4) is being built (issue 10); until then the curves are design 1, its SACK
-variant, the section 3 TCP alternatives A/B/C, parallel sessions, and the design 3/4 message patterns on
-TCP with per-stream delivery, which are NOT SCTP and are labelled so everywhere.
+The curves: the paper's four designs (2-4 on simcore.packet's SCTP, the RFC 2960 preset of the 2002 KAME
+stack), design 1 with SACK, the section 3 TCP alternatives A/B/C, parallel sessions, and the design 3/4
+message patterns on TCP with per-stream delivery, which are NOT SCTP and are labelled so everywhere (kept
+to show what SCTP's own rules change).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from simcore.ftp.figure_sweep import (
     CURVE_LABELS,
     FRACTION_READING,
     PERCENT_READING,
+    SCTP_CURVES,
     STAND_INS,
     SWEEP_CSV,
     curve_params,
@@ -55,13 +57,16 @@ SLIDER_RANGES = {
     "file_kb": (1, 1024, 1),
 }
 DESIGN_GROUPS = {
+    "the paper's designs 1-4 (2-4 on SCTP)": ("ftp_tcp", "sctp2_ftp", "sctp3_multistream", "sctp4_pipelined"),
     "1 vs the TCP alternatives A, B, C": ("ftp_tcp", "A_single_tcp", "B_persistent_data", "C_persistent_pipelined"),
     "1 vs SACK TCP": ("ftp_tcp", "ftp_sack"),
     "1 vs 4 parallel sessions": ("ftp_tcp", "parallel4_tcp"),
-    "1 vs design 3/4 patterns on TCP (not SCTP)": ("ftp_tcp", "pattern3_tcp_streams", "pattern4_tcp_streams"),
+    "SCTP designs 3/4 vs their patterns on TCP (not SCTP)": ("sctp3_multistream", "sctp4_pipelined",
+                                                             "pattern3_tcp_streams", "pattern4_tcp_streams"),
     "all TCP designs": ("ftp_tcp", "ftp_sack", "A_single_tcp", "B_persistent_data", "C_persistent_pipelined",
                         "parallel4_tcp"),
 }
+FIG1_CURVES = ("ftp_tcp", "sctp3_multistream", "sctp4_pipelined", "C_persistent_pipelined")
 PANEL_MAX_TIME_S = 900.0  # simulated seconds a panel session may last (a 30%-loss 1 MB mget lasts a day)
 
 
@@ -101,9 +106,9 @@ def _mean(recs, curve, size, loss) -> float:
 
 
 def reading_rows(records: list[dict] | None = None) -> list[dict]:
-    """Return, per reading of "0, 0.1 and 0.3" and per size, the ratios to design 1 of the TCP curves
-    (C: pipelining on TCP, the design-4 pattern on per-stream TCP, SACK) and the runs the paper's rule
-    needs for design 1 at its highest loss (sigma from the stored sweep)."""
+    """Return, per reading of "0, 0.1 and 0.3" and per size, the ratios to design 1 of the paper's SCTP
+    designs 2-4 (``d2_over_1`` ...), of C (pipelining on TCP), the design-4 pattern on per-stream TCP and
+    SACK, and the runs the paper's rule needs for design 1 at its highest loss (sigma from the stored sweep)."""
     recs = records or load_sweep()
     out = []
     for reading, losses in (("percent", PERCENT_READING), ("fraction", FRACTION_READING)):
@@ -112,7 +117,8 @@ def reading_rows(records: list[dict] | None = None) -> list[dict]:
                 base = _mean(recs, "ftp_tcp", size, lo)
                 row = {"reading": reading, "file_size_bytes": size, "loss": lo, "design1_s": base}
                 for c, key in (("C_persistent_pipelined", "C_over_1"), ("pattern4_tcp_streams", "p4_over_1"),
-                               ("ftp_sack", "sack_over_1")):
+                               ("ftp_sack", "sack_over_1"), ("sctp2_ftp", "d2_over_1"),
+                               ("sctp3_multistream", "d3_over_1"), ("sctp4_pipelined", "d4_over_1")):
                     row[key] = _mean(recs, c, size, lo) / base
                 sd = next(r["sd_s"] for r in recs if r["curve"] == "ftp_tcp" and r["file_size_bytes"] == size
                           and r["loss"] == lo)
@@ -127,16 +133,18 @@ def _fmt(x: float, spec: str) -> str:
 
 def reading_text(records: list[dict] | None = None) -> str:
     """Return ``reading_rows`` as fixed-width text (ratios to 2 decimals)."""
-    lines = [f"{'reading':9}{'files':>8}{'loss':>7}{'design 1 (s)':>14}{'C / 1':>8}{'pattern 4* / 1':>16}"
-             f"{'SACK / 1':>10}{'runs for 0.5 s':>16}"]
+    lines = [f"{'reading':9}{'files':>7}{'loss':>6}{'design 1 (s)':>13}{'2 / 1':>7}{'3 / 1':>7}{'4 / 1':>7}"
+             f"{'C / 1':>7}{'4* / 1':>8}{'SACK / 1':>9}{'runs for 0.5 s':>15}"]
     for r in reading_rows(records):
         size = "10 KB" if r["file_size_bytes"] == 10240 else "1 MB"
-        lines.append(f"{r['reading']:9}{size:>8}{loss_label(r['loss']):>7}{_fmt(r['design1_s'], '.1f'):>14}"
-                     f"{_fmt(r['C_over_1'], '.2f'):>8}{_fmt(r['p4_over_1'], '.2f'):>16}"
-                     f"{_fmt(r['sack_over_1'], '.2f'):>10}"
-                     f"{_fmt(r['runs_needed'], ',.0f'):>16}")
-    lines.append("* the design-4 message pattern on TCP with per-stream delivery, NOT SCTP; n/a: a 10 x 1 MB "
-                 "session at 30% does not finish within an hour")
+        lines.append(f"{r['reading']:9}{size:>7}{loss_label(r['loss']):>6}{_fmt(r['design1_s'], '.1f'):>13}"
+                     + "".join(f"{_fmt(r[k], '.2f'):>7}" for k in ("d2_over_1", "d3_over_1", "d4_over_1",
+                                                                  "C_over_1"))
+                     + f"{_fmt(r['p4_over_1'], '.2f'):>8}{_fmt(r['sack_over_1'], '.2f'):>9}"
+                     f"{_fmt(r['runs_needed'], ',.0f'):>15}")
+    lines.append("2, 3, 4: the paper's designs on SCTP (RFC 2960, KAME 2002); C: pipelining on TCP (B + pipelining); "
+                 "4*: the design-4 message pattern on TCP with per-stream delivery, NOT SCTP; n/a: design 1 at "
+                 "30% with 1 MB files does not finish within an hour")
     return "\n".join(lines)
 
 
@@ -160,21 +168,31 @@ def sample_size_text(records: list[dict] | None = None, curves=("ftp_tcp", "C_pe
 
 
 def claims_verdict_text(records: list[dict] | None = None) -> str:
-    """Return which of the paper's claims the TCP curves support under each reading (SCTP ones pending)."""
+    """Return the paper's claims C1-C3 (designs 4 and 3 against design 1) checked under each reading."""
     rows = reading_rows(records)
 
-    def ratio(reading, size, i):
-        return [r for r in rows if r["reading"] == reading and r["file_size_bytes"] == size][i]["C_over_1"]
+    def ratios(reading, size, key):
+        return [r[key] for r in rows if r["reading"] == reading and r["file_size_bytes"] == size]
+
+    def trend(xs, tol=0.02):  # ratio changes within tol (2 points of design 1's time) count as flat
+        steps = [b - a for a, b in zip(xs, xs[1:], strict=False) if math.isfinite(a) and math.isfinite(b)]
+        if all(abs(d) <= tol for d in steps):
+            return "stays flat"
+        return ("grows with loss" if all(d <= tol for d in steps) and sum(steps) < -tol else
+                "shrinks with loss" if all(d >= -tol for d in steps) and sum(steps) > tol else
+                "grows, then shrinks" if steps[0] < -tol else "changes direction")
 
     out = []
     for reading in ("percent", "fraction"):
-        small = [ratio(reading, 10240, i) for i in range(3)]
-        big = [ratio(reading, 1 << 20, i) for i in range(2)]
-        trend = ("the relative gain grows with loss" if small[0] > small[1] > small[2] else
-                 "the relative gain shrinks with loss" if small[0] < small[1] < small[2] else "no clear trend")
-        out.append(f"{reading} reading, pipelined TCP (C) vs design 1: 10 KB ratio {small[0]:.2f} -> {small[1]:.2f} "
-                   f"-> {small[2]:.2f} ({trend}); "
-                   f"1 MB ratio {big[0]:.2f} -> {big[1]:.2f} ({'more' if big[1] < 0.5 else 'less'} than halved)")
+        for size, name in ((10240, "10 KB"), (1 << 20, "1 MB")):
+            d4, d3 = ratios(reading, size, "d4_over_1"), ratios(reading, size, "d3_over_1")
+            hi = d4[-1] if math.isfinite(d4[-1]) else d4[-2]
+            out.append(f"{reading} reading, {name}: design 4 / design 1 = "
+                       + " -> ".join(_fmt(x, ".2f") for x in d4)
+                       + f" (C1 more than halved at the highest loss that finished: {'yes' if hi < 0.5 else 'no'}; "
+                       f"C2 the relative gain {trend(d4)}); design 3 / design 1 = "
+                       + " -> ".join(_fmt(x, ".2f") for x in d3)
+                       + f" (C3 faster at every loss: {'yes' if all(x < 1 for x in d3 if math.isfinite(x)) else 'no'})")
     return "\n".join(out)
 
 
@@ -195,7 +213,7 @@ def _controls() -> dict:
         "rtt_ms": s("rtt_ms", "RTT (ms)", 70),
         "rate_mbps": s("rate_mbps", "bottleneck (Mbit/s)", 1.0, ".1f"),
         "run": s("run", "run (seed)", 0),
-        "designs": dropdown("designs shown", list(DESIGN_GROUPS), "1 vs the TCP alternatives A, B, C"),
+        "designs": dropdown("designs shown", list(DESIGN_GROUPS), "the paper's designs 1-4 (2-4 on SCTP)"),
         "file_kb": s("file_kb", "file size (KB; 1024 = 1 MB)", 10),
     }
 
@@ -229,7 +247,8 @@ def make_panel() -> LivePanel:
         draw_cwnd(cwnd, runs)
         t1 = times[0]
         parts = [f"<b>{html.escape(CURVE_LABELS[c])}</b>: {t:.2f} s"
-                 + (f" ({t / t1:.2f} x design 1)" if c != "ftp_tcp" and math.isfinite(t1) and t1 > 0 else "")
+                 + (f" ({t / t1:.2f} x {html.escape(CURVE_LABELS[curves[0]].split(':')[0])})"
+                    if c != curves[0] and math.isfinite(t1) and t1 > 0 else "")
                  + f", {runs[c][0].retransmits} retransmissions, {runs[c][0].timeouts} timeouts, "
                  f"{runs[c][0].server_time_wait} server TIME-WAIT"
                  for c, t in zip(curves, times, strict=True) if math.isfinite(t)]
@@ -249,10 +268,10 @@ def figures() -> dict[str, go.Figure]:
     files), space-time diagrams of designs 1, B, C and A, head-of-line blocking, parallel sessions."""
     out = {"fig4_10KB": sweep_figure(10 * 1024), "fig5_1MB": sweep_figure(1 << 20)}
     cw = cwnd_figure(title="Figure 1 re-run: the server's cwnd across 10 x 100 KB files, no loss")
-    draw_cwnd(cw, {c: run_traced(curve_params(c, 0.0, 100 * 1024), 0)
-                   for c in ("ftp_tcp", "B_persistent_data", "C_persistent_pipelined", "pattern4_tcp_streams")})
+    draw_cwnd(cw, {c: run_traced(curve_params(c, 0.0, 100 * 1024), 0) for c in FIG1_CURVES})
     out["fig1_cwnd"] = cw
-    for c in ("ftp_tcp", "B_persistent_data", "C_persistent_pipelined", "A_single_tcp"):
+    for c in ("ftp_tcp", "sctp2_ftp", "sctp3_multistream", "sctp4_pipelined", "B_persistent_data",
+              "C_persistent_pipelined", "A_single_tcp"):
         out[f"space_time_{c}"] = space_time_figure(c)
     out["hol_replies"] = hol_figure()
     out["parallel_competition"] = competition_figure()
@@ -261,5 +280,5 @@ def figures() -> dict[str, go.Figure]:
 
 def warm() -> None:
     """Run each design once on a tiny session (compiles the packet kernel)."""
-    for c in DESIGN_GROUPS["all TCP designs"] + STAND_INS:
+    for c in DESIGN_GROUPS["all TCP designs"] + STAND_INS + SCTP_CURVES:
         run_traced(curve_params(c, 0.01, 2048, n_files=2), 0)

@@ -26,12 +26,14 @@ from simcore.ftp.figure_sweep import (
 from simcore.ftp.session import SERVER
 from simcore.plotting import new_figure
 
-__all__ = ["CURVE_COLORS", "loss_label", "sweep_figure", "server_cwnd", "cwnd_figure", "draw_cwnd",
+__all__ = ["CURVE_COLORS", "loss_label", "sweep_figure", "server_cwnd", "cwnd_at_file_starts",
+           "cwnd_figure", "draw_cwnd",
            "space_time_figure", "reply_latencies", "first_blocked_reply", "hol_figure", "competition_figure"]
 
 CURVE_COLORS = {"ftp_tcp": "#0072B2", "ftp_sack": "#56B4E9", "A_single_tcp": "#E69F00",
                 "B_persistent_data": "#CC79A7", "C_persistent_pipelined": "#D55E00", "parallel4_tcp": "#000000",
-                "pattern3_tcp_streams": "#009E73", "pattern4_tcp_streams": "#999999"}
+                "pattern3_tcp_streams": "#009E73", "pattern4_tcp_streams": "#999999",
+                "sctp2_ftp": "#7F3C8D", "sctp3_multistream": "#11A579", "sctp4_pipelined": "#E73F74"}
 ROLE_COLORS = {"control": "#E69F00", "data": "#0072B2", "single": "#009E73"}
 
 
@@ -46,7 +48,7 @@ def sweep_figure(file_size_bytes: int, curves=None, records: list[dict] | None =
     (0.1%, 0.3%) and the fraction reading's (10%, 30%) are marked; unfinished points are left out."""
     recs = [r for r in (records or load_sweep()) if r["file_size_bytes"] == file_size_bytes]
     size = "10 KB" if file_size_bytes == 10240 else f"{file_size_bytes / 2**20:g} MB"
-    fig = new_figure(title=f"10 x {size} files: mean transfer time (90% CI); designs 2-4 need SCTP (in progress)",
+    fig = new_figure(title=f"10 x {size} files: mean transfer time (90% CI); designs 2-4 on SCTP (RFC 2960)",
                      xaxis_title="packet loss probability, each direction", yaxis_title="mget time (s, log)")
     x_all = [loss_label(lo) for lo in LOSSES]
     for c in curves or list(CURVES):
@@ -70,9 +72,11 @@ def sweep_figure(file_size_bytes: int, curves=None, records: list[dict] | None =
 
 def server_cwnd(res, pl, t0: float) -> tuple[np.ndarray, np.ndarray]:
     """Return (time since ``t0`` in s, cwnd in segments) of every connection direction on which the FTP
-    server sends file data, one after another (NaN between connections: each new one starts over)."""
+    server sends file data, one after another (NaN between connections: each new one starts over).
+    SCTP's cwnd (bytes) is shown in full DATA chunks (1452 payload bytes on a 1500-byte MTU)."""
     tt = res.tcp_trace
-    mss = pl.params.tcp.segment_bytes
+    p = pl.params
+    mss = p.sctp.max_payload_bytes if p.transport == "sctp" else p.tcp.segment_bytes
     xs, ys = [], []
     for i, c in enumerate(pl.conns):
         if pl.conn_role[i] == "control":
@@ -85,6 +89,19 @@ def server_cwnd(res, pl, t0: float) -> tuple[np.ndarray, np.ndarray]:
     if not xs:
         return np.zeros(0), np.zeros(0)
     return np.concatenate(xs), np.concatenate(ys)
+
+
+def cwnd_at_file_starts(curve: str, file_size_bytes: int = 100 * 1024, seed: int = 0) -> list[float]:
+    """Return the server's cwnd (segments, as ``server_cwnd``) when each file's data is written, in one
+    loss-free session of ``curve``: figure 1's point (the window kept or clamped between files)."""
+    t, res, pl = run_traced(curve_params(curve, 0.0, file_size_bytes), seed)
+    x, y = server_cwnd(res, pl, t.start_s)
+    out = []
+    for k in range(1, pl.params.n_files + 1):
+        first = min(i for i in range(len(pl.msgs)) if pl.file[i] == k and pl.kind[i] == "data")
+        m = x <= res.message_write_s[first] - t.start_s + 1e-9
+        out.append(float(y[m][~np.isnan(y[m])][-1]) if m.any() else float("nan"))
+    return out
 
 
 def cwnd_figure(*, widget: bool = False, title: str = "") -> go.Figure:

@@ -2,12 +2,12 @@
 10 x 1 MB files, each point sampled by the paper's rule (``sample_point``: 90% interval, half-width at
 most 0.5 s, 3 to 30 runs), through ``simcore.sweep.run_sweep`` (one task per point).
 
-Curves are the designs that run today. The paper's designs 2-4 need SCTP (issue 10, in progress): when
-``simcore.packet`` has it, their curves are added here with ``transport="sctp"``. The two ``*_streams``
+Curves: the paper's four designs (2-4 on simcore.packet's SCTP, ``SCTP_ASSUMED``: the RFC 2960 preset of
+the 2002 KAME stack), the section 3 TCP alternatives, SACK TCP and parallel sessions. The two ``*_streams``
 curves are the design 3/4 message patterns on TCP with per-stream delivery: NOT SCTP (no Max.Burst, TCP's
-cwnd rules, TCP's loss recovery), kept apart and labelled so everywhere.
+cwnd rules, TCP's loss recovery), kept as a contrast (what SCTP's own rules change) and labelled so.
 
-``python -m simcore.ftp.figure_sweep`` re-writes ``data/ftp_sctp_sweep.csv`` (a few minutes on 2 cores);
+``python -m simcore.ftp.figure_sweep`` re-writes ``data/ftp_sctp_sweep.csv`` (about a minute on 2 cores);
 the chapter reads that file (``load_sweep``) so that opening it costs nothing.
 """
 
@@ -25,7 +25,8 @@ from simcore._validate import check_choice, check_int
 from .params import TCP_ASSUMED, FtpParams
 from .transfer import sample_point
 
-__all__ = ["CURVES", "CURVE_LABELS", "STAND_INS", "LOSSES", "PERCENT_READING", "FRACTION_READING", "SIZES",
+__all__ = ["CURVES", "CURVE_LABELS", "STAND_INS", "SCTP_CURVES",
+           "LOSSES", "PERCENT_READING", "FRACTION_READING", "SIZES",
            "curve_params", "point", "run_figure_sweep", "write_sweep", "load_sweep", "SWEEP_CSV"]
 
 TCP_SACK = replace(TCP_ASSUMED, variant="sack")  # FreeBSD 4.6 had no SACK (5.3 did): the paper's owed comparison
@@ -33,6 +34,9 @@ TCP_SACK = replace(TCP_ASSUMED, variant="sack")  # FreeBSD 4.6 had no SACK (5.3 
 # curve -> FtpParams fields (besides loss and file size)
 CURVES: dict[str, dict] = {
     "ftp_tcp": dict(design="ftp"),
+    "sctp2_ftp": dict(design="ftp", transport="sctp"),
+    "sctp3_multistream": dict(design="single", transport="sctp"),
+    "sctp4_pipelined": dict(design="single_pipelined", transport="sctp"),
     "ftp_sack": dict(design="ftp", tcp=TCP_SACK),
     "A_single_tcp": dict(design="single"),
     "B_persistent_data": dict(design="persistent_data"),
@@ -43,6 +47,9 @@ CURVES: dict[str, dict] = {
 }
 CURVE_LABELS = {
     "ftp_tcp": "1: FTP over TCP (NewReno)",
+    "sctp2_ftp": "2: FTP over SCTP",
+    "sctp3_multistream": "3: one SCTP association, 2 streams",
+    "sctp4_pipelined": "4: 3 + command pipelining",
     "ftp_sack": "1 with SACK TCP",
     "A_single_tcp": "A: one TCP connection",
     "B_persistent_data": "B: persistent data conn.",
@@ -52,6 +59,7 @@ CURVE_LABELS = {
     "pattern4_tcp_streams": "design-4 pattern on TCP with per-stream delivery, not SCTP",
 }
 STAND_INS = ("pattern3_tcp_streams", "pattern4_tcp_streams")
+SCTP_CURVES = ("sctp2_ftp", "sctp3_multistream", "sctp4_pipelined")
 PERCENT_READING = (0.0, 0.001, 0.003)  # "0, 0.1 and 0.3" read as percent (the chapter's primary reading)
 FRACTION_READING = (0.0, 0.1, 0.3)  # ... read as fractions
 LOSSES = (0.0, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3)
@@ -102,8 +110,9 @@ def write_sweep(path: str | Path = SWEEP_CSV, max_runs: int = 30, **kw) -> Path:
     res = run_figure_sweep(max_runs, **kw)
     wall = time.perf_counter() - t0
     source = (f"simcore {getattr(simcore, '__version__', 'dev')} simulation (not the paper's): "
-              f"simcore.ftp.figure_sweep.point, FtpParams defaults (FreeBSD 4.6 TCP preset, rwnd 32768, "
-              f"loss on arrival both ways), seeds from 0, sequential 90% rule, at most {max_runs} runs")
+              f"simcore.ftp.figure_sweep.point, FtpParams defaults (FreeBSD 4.6 TCP preset, rwnd 32768; "
+              f"SCTP: rfc2960 preset, rwnd 32768; loss on arrival both ways), seeds from 0, sequential 90% rule, "
+              f"at most {max_runs} runs")
     rows = sorted(res.to_records(), key=lambda r: (list(CURVES).index(r["curve"]), r["file_size_bytes"], r["loss"]))
     path = Path(path)
     tmp = path.with_suffix(".tmp")

@@ -44,7 +44,7 @@ def test_every_design_group_runs_and_stand_ins_are_labelled():
         assert p.last_error is None
         if "not SCTP" in g:
             assert "NOT SCTP" in p.message
-    p.set(designs="1 vs the TCP alternatives A, B, C")
+    p.set(designs="the paper's designs 1-4 (2-4 on SCTP)")
 
 
 def test_panel_params_map_the_sliders_to_the_testbed():
@@ -74,6 +74,16 @@ def test_figure_1_design_1_restarts_at_one_segment_per_data_connection():
     pieces = [s for s in np.split(y, np.flatnonzero(np.isnan(y))) if s[~np.isnan(s)].size]
     assert len(pieces) == 11  # the listing and 10 files, each on its own connection
     assert all(s[~np.isnan(s)][0] == 1.0 for s in pieces)  # FreeBSD 4.6: initial window 1 segment
+
+
+def test_figure_1_max_burst_clamps_design_3_between_files_and_design_4_stays_open():
+    # RFC 2960 + implementers' guide: before new data, cwnd = min(cwnd, flightsize + Max.Burst * MTU); after
+    # a pause nothing is in flight, so design 3 starts every file after the first at 4 * 1500 = 6000 bytes,
+    # 6000 / 1452 (payload of a full DATA chunk) = 4.13 chunks; its first file starts at 2 MTU (RFC 2960 IW)
+    d3 = figs.cwnd_at_file_starts("sctp3_multistream")
+    assert d3[0] == pytest.approx(3000 / 1452) and d3[1:] == pytest.approx([6000 / 1452] * 9)
+    d4 = figs.cwnd_at_file_starts("sctp4_pipelined")  # pipelined: the next file is written with data in flight
+    assert min(d4[1:]) > 3 * 6000 / 1452
 
 
 def test_the_loss_reading_argument_holds_on_the_stored_sweep():

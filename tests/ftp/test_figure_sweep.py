@@ -6,7 +6,17 @@ import math
 import pytest
 
 from simcore.ftp import FtpParams, run_transfer
-from simcore.ftp.figure_sweep import CURVE_LABELS, CURVES, LOSSES, SIZES, STAND_INS, curve_params, load_sweep, point
+from simcore.ftp.figure_sweep import (
+    CURVE_LABELS,
+    CURVES,
+    LOSSES,
+    SCTP_CURVES,
+    SIZES,
+    STAND_INS,
+    curve_params,
+    load_sweep,
+    point,
+)
 
 
 def test_a_lossless_point_stops_at_three_identical_runs():
@@ -31,7 +41,7 @@ def test_every_stored_point_met_the_rule_or_hit_the_cap_or_did_not_finish():
 def test_the_stored_lossless_points_are_what_the_code_computes_now():
     # a stale CSV (the model changed, the data not re-run) fails here: python -m simcore.ftp.figure_sweep
     stored = {(r["curve"], r["file_size_bytes"]): r["mean_s"] for r in load_sweep() if r["loss"] == 0.0}
-    for c in ("ftp_tcp", "C_persistent_pipelined", "pattern4_tcp_streams"):
+    for c in ("ftp_tcp", "C_persistent_pipelined", "pattern4_tcp_streams", "sctp2_ftp", "sctp4_pipelined"):
         assert stored[(c, 10240)] == pytest.approx(run_transfer(curve_params(c, 0.0, 10240)).time_s, abs=1e-4)
 
 
@@ -42,9 +52,10 @@ def test_lossless_1mb_points_respect_the_bottleneck():
             assert r["mean_s"] > 10 * 2**20 * 8 / 1e6
 
 
-def test_stand_ins_are_labelled_not_sctp_and_no_curve_claims_sctp():
+def test_stand_ins_are_labelled_not_sctp_and_the_paper_designs_2_to_4_run_on_sctp():
     assert all("not SCTP" in CURVE_LABELS[c] and CURVES[c]["transport"] == "tcp_streams" for c in STAND_INS)
-    assert all(CURVES[c].get("transport", "tcp") != "sctp" for c in CURVES)
+    assert {c for c in CURVES if CURVES[c].get("transport", "tcp") == "sctp"} == set(SCTP_CURVES)
+    assert [curve_params(c, 0.0, 10240).design for c in SCTP_CURVES] == ["ftp", "single", "single_pipelined"]
 
 
 def test_unknown_curve_is_refused_by_name():
