@@ -273,13 +273,13 @@ def on_sack(S, s, p, t):
     base0 = half[s].tsn_head
     in_rec = half[s].in_rec == 1
     (head, n, base, cum_b, gap_b, freed, _hn, marked,
-     marked_b) = sack_scan(S.seg[row], half[s].seg_head, half[s].seg_n, base0, pk.ack, pk.sack,
+     marked_b, unmarked) = sack_scan(S.seg[row], half[s].seg_head, half[s].seg_n, base0, pk.ack, pk.sack,
                            conn[c].htna == 1, in_rec, conn[c].miss_thr)
     half[s].seg_head = head
     half[s].seg_n = n
     half[s].tsn_head = base
     half[s].flight = max(before - freed - marked_b, 0.0)
-    half[s].n_marked += marked
+    half[s].n_marked += marked - unmarked  # chunks acknowledged while marked need no retransmission
     if n > 0:
         half[s].snd_una = S.seg[row, head].start
     else:

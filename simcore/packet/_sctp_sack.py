@@ -53,16 +53,19 @@ def sack_scan(ring, head, n, base_tsn, cum_tsn, blocks, htna, in_fast_recovery, 
     cap]`` of TSN ``base_tsn + i`` (i < n).
 
     Return (head, n, base_tsn, cum_acked_bytes, gap_acked_bytes, flight_freed_bytes, highest_newly_acked,
-    n_marked, marked_bytes): the ring's new start, count and lowest TSN; user data newly acknowledged by
-    the cumulative ack (not already gap-acknowledged) and newly by gap blocks; bytes that leave the flight
-    (acknowledged chunks that were in it); the highest TSN newly acknowledged (-1 none); how many chunks
-    (and bytes) this SACK marked for fast retransmission (they leave the flight too)."""
+    n_marked, marked_bytes, n_unmarked): the ring's new start, count and lowest TSN; user data newly
+    acknowledged by the cumulative ack (not already gap-acknowledged) and newly by gap blocks; bytes that
+    leave the flight (acknowledged chunks that were in it); the highest TSN newly acknowledged (-1 none); how
+    many chunks (and bytes) this SACK marked for fast retransmission (they leave the flight too); how many
+    chunks still marked for retransmission this SACK acknowledged (they need no retransmission any more: the
+    sender's count of marked chunks drops by as many)."""
     cap = ring.shape[0]
     cum_bytes = 0
     gap_bytes = 0
     freed = 0
     htna_tsn = -1
     cum_advanced = cum_tsn >= base_tsn
+    unmarked = 0
     # 1. the cumulative ack: chunks up to cum_tsn leave the ring
     while n > 0 and base_tsn <= cum_tsn:
         e = ring[head]
@@ -71,6 +74,8 @@ def sack_scan(ring, head, n, base_tsn, cum_tsn, blocks, htna, in_fast_recovery, 
             htna_tsn = base_tsn
             if e.mark == 0:
                 freed += e.len
+        if e.mark != 0:
+            unmarked += 1
         e.mark = 0
         head += 1
         if head == cap:
@@ -93,6 +98,8 @@ def sack_scan(ring, head, n, base_tsn, cum_tsn, blocks, htna, in_fast_recovery, 
                 gap_bytes += e.len
                 if e.mark == 0:
                     freed += e.len
+                else:
+                    unmarked += 1
                 e.mark = 0
                 if tsn > htna_tsn:
                     htna_tsn = tsn
@@ -115,4 +122,4 @@ def sack_scan(ring, head, n, base_tsn, cum_tsn, blocks, htna, in_fast_recovery, 
                 if e.mark == 0:
                     e.mark = 1
                     marked_bytes += e.len
-    return head, n, base_tsn, cum_bytes, gap_bytes, freed, htna_tsn, marked, marked_bytes
+    return head, n, base_tsn, cum_bytes, gap_bytes, freed, htna_tsn, marked, marked_bytes, unmarked

@@ -104,7 +104,7 @@ def _sack(ring, state, cum, gaps, htna=True, fr=False, threshold=3):
     blocks = np.full(6, -1, np.int64)  # gap blocks (start, end) from cum -> TSN ranges [lo, hi)
     for k, (a, b) in enumerate(gaps):
         blocks[2 * k], blocks[2 * k + 1] = cum + a, cum + b + 1
-    head, n, base, cb, gb, freed, hn, marked, mb = sack_scan(ring, state[0], state[1], state[2], cum, blocks,
+    head, n, base, cb, gb, freed, hn, marked, mb, _unmarked = sack_scan(ring, state[0], state[1], state[2], cum, blocks,
                                                              htna, fr, threshold)
     assert mb == 1000 * marked
     state[:] = [head, n, base]
@@ -168,3 +168,20 @@ def test_a_tsn_is_marked_for_fast_retransmission_once():
     for last in range(1, 7):  # TSN 1 lost, TSNs 2..7 gap-acked one SACK at a time
         total += _sack(ring, st, 0, [(2, last + 1)], threshold=3)[4]
     assert ring[0]["miss"] == 6 and total == 1
+
+
+def test_a_sack_reports_the_marked_chunks_it_acknowledges():
+    # TSNs 1..4 of 1000 bytes outstanding; a T3 timeout marked TSNs 1, 2 and 4 for retransmission (mark = 1,
+    # out of the flight). The SACK cum 2 with gap block TSN 4 acknowledges all three before they are resent:
+    # the sender's count of marked chunks must drop by 3 (else it leaks and T3 is re-armed with nothing to
+    # resend), and no byte of them leaves the flight a second time.
+    ring = _ring(4)
+    ring["mark"][[0, 1, 3]] = 1
+    blocks = np.full(6, -1, np.int64)
+    blocks[0], blocks[1] = 4, 5
+    out = sack_scan(ring, 0, 4, 1, 2, blocks, True, False, 3)
+    head, n, base, cb, gb, freed, hn, marked, mb, unmarked = out
+    assert (head, n, base) == (2, 2, 3)
+    assert (cb, gb, freed) == (2000, 1000, 0)
+    assert (marked, unmarked) == (0, 3)
+    assert ring["mark"].sum() == 0
