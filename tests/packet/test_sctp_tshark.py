@@ -3,8 +3,6 @@ every chunk decoded as the RFC 4960 example says, no malformed packet, no bad ch
 
 Needs ``tshark``: skipped without it, except under CI=true."""
 
-import os
-import shutil
 import subprocess
 
 import numpy as np
@@ -27,16 +25,6 @@ from simcore.packet._sctp_chunks import (
 from simcore.packet.capture import host_ip
 
 pytestmark = pytest.mark.tshark
-
-
-@pytest.fixture(scope="module")
-def tshark() -> str:
-    exe = shutil.which("tshark")
-    if exe is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("tshark is missing under CI: `make test` installs Debian's tshark")
-        pytest.skip("tshark not installed (make tshark installs it on Debian/Ubuntu)")
-    return exe
 
 
 def _write(path, packets: list[tuple[int, bytes]], snaplen: int = 2000):

@@ -6,8 +6,6 @@ Needs ``tshark`` (``make tshark`` installs it on Debian/Ubuntu): skipped without
 Where tshark and simcore count differently, the test says why (``test_dupack_after_a_scaled_syn_ack``).
 """
 
-import os
-import shutil
 import subprocess
 from dataclasses import replace
 from pathlib import Path
@@ -36,16 +34,6 @@ FLAGS = ("retransmission", "fast_retransmission", "out_of_order", "spurious_retr
 CHECKS = ("-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE")
 D = 0.01
 RATE = 8e6  # 1 byte per microsecond
-
-
-@pytest.fixture(scope="module")
-def tshark() -> str:
-    exe = shutil.which("tshark")
-    if exe is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("tshark is missing under CI: `make test` installs Debian's tshark")
-        pytest.skip("tshark not installed (make tshark installs it on Debian/Ubuntu)")
-    return exe
 
 
 def _fields(tshark: str, path: Path, fields: list[str], *extra: str) -> list[list[str]]:
