@@ -15,9 +15,35 @@ from pathlib import Path
 from simcore.packaging.format import PackagedFile, PackageError
 from simcore.packaging.stream import unpack
 
-__all__ = ["extract"]
+__all__ = ["extract", "windows_name_problem"]
 
 _MODES = {"binary": 0o644, "text": 0o644, "executable": 0o755}  # before the umask
+
+# Windows cannot create these names in any folder (Microsoft, "Naming Files, Paths, and Namespaces"): the
+# device names, with or without an extension, in any case; characters reserved by its file systems; and a
+# component ending in '.' or ' ', which Windows silently strips (so 'a.' would overwrite 'a').
+_ON_WINDOWS = os.name == "nt"
+_WINDOWS_DEVICES = frozenset(
+    ["CON", "PRN", "AUX", "NUL"] + [f"COM{i}" for i in range(1, 10)] + [f"LPT{i}" for i in range(1, 10)]
+)
+_WINDOWS_RESERVED_CHARS = frozenset('<>:"|?*')
+
+
+def windows_name_problem(name: str) -> str | None:
+    """Return why ``name`` (already a safe package name) cannot be extracted on Windows, or None.
+
+    The package format allows these names (they are fine on POSIX systems); ``extract`` refuses them,
+    before writing anything, only when it runs on Windows.
+    """
+    for part in name.split("/"):
+        if part.split(".", 1)[0].rstrip(" ").upper() in _WINDOWS_DEVICES:
+            return f"name {name!r} uses the Windows device name {part!r}"
+        bad = sorted(set(part) & _WINDOWS_RESERVED_CHARS)
+        if bad:
+            return f"name {name!r} contains {''.join(bad)!r}, reserved on Windows"
+        if part[-1] in ". ":
+            return f"name {name!r} has a component ending in {part[-1]!r}, which Windows strips"
+    return None
 
 
 def _write(root: Path, f: PackagedFile) -> None:
@@ -37,6 +63,11 @@ def extract(blob: bytes, dest_dir: str | os.PathLike) -> list[PackagedFile]:
     """
     dest = Path(dest_dir)
     files = unpack(blob)
+    if _ON_WINDOWS:
+        for index, f in enumerate(files, start=1):
+            problem = windows_name_problem(f.name)
+            if problem:
+                raise PackageError(problem, file_index=index)
     if dest.exists() or dest.is_symlink():
         raise FileExistsError(f"dest_dir={str(dest)!r} already exists: extract into a new folder")
     tmp = _make_temporary_folder(dest)

@@ -71,3 +71,45 @@ def test_an_existing_destination_is_refused_and_kept(tmp_path):
         extract(pack(FILES), tmp_path / "site")
     assert [p.name for p in (tmp_path / "site").iterdir()] == ["keep"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+# Cases from Microsoft's "Naming Files, Paths, and Namespaces": device names with or without an extension
+# and in any case, the reserved characters <>:"|?*, and components ending in '.' or ' '.
+@pytest.mark.parametrize(
+    "name",
+    [
+        "CON",
+        "con.txt",
+        "docs/Aux.html",
+        "nul",
+        "COM1.log",
+        "lpt9",
+        "a/prn/b.txt",
+        "what?.html",
+        "a:b",
+        "x*y",
+        "pipe|name",
+        'quote".txt',
+        "<tag>",
+        "trailing.",
+        "dir /file",
+        "a/b ",
+    ],
+)
+def test_names_windows_cannot_create_are_named(name):
+    assert extraction.windows_name_problem(name) is not None
+
+
+@pytest.mark.parametrize("name", ["CONSOLE.txt", "com10", "lpt0.txt", "icon.gif", "a/b.c/d", "con-fig", "nul_"])
+def test_names_windows_can_create_pass(name):
+    assert extraction.windows_name_problem(name) is None
+
+
+def test_on_windows_a_reserved_name_is_refused_before_anything_is_written(tmp_path, monkeypatch):
+    blob = pack([PackagedFile("ok.txt", b"1", "text"), PackagedFile("img/aux.gif", b"2", "binary")])
+    monkeypatch.setattr(extraction, "_ON_WINDOWS", True)
+    with pytest.raises(PackageError, match="Windows device name 'aux.gif'"):
+        extract(blob, tmp_path / "site")
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(extraction, "_ON_WINDOWS", False)  # the same package is fine on POSIX
+    assert [f.name for f in extract(blob, tmp_path / "site")] == ["ok.txt", "img/aux.gif"]
