@@ -229,7 +229,7 @@ def sctp_send(S, h, t):
         # flightsize < cwnd (sec. 6.1 B) and the peer's window allows it (sec. 6.1 A)
         room = mtu - 32
         if half[r].rcv_started == 1 and half[r].ack_owed > 0:
-            room -= 16 + 4 * min(half[r].ooo_n, 3)
+            room -= 16 + 4 * (min(half[r].ooo_n, 3) + (half[r].dup_tsn >= 0))
         seq0 = half[h].snd_max
         n0 = half[h].seg_n
         dbytes = 0

@@ -12,8 +12,8 @@ SHUTDOWN-COMPLETE (FIN + SYN), DATA (``seqlen`` bytes at ``seq``), SACK (flag AC
   numbers chunks from 0 in the order of their bytes; the capture adds the initial TSN. Stream, SSN and the
   B/E bits (U with ``SctpParams.unordered``): from the messages of that direction in the order they were
   written (SSN counts the messages before it on its stream).
-- a_rwnd: ``SctpParams.rwnd_bytes`` (the window a SACK advertised is not in the trace). Duplicate TSNs are
-  not reported (the simulator does not put them into SACKs).
+- a_rwnd: ``SctpParams.rwnd_bytes`` (the window a SACK advertised is not in the trace). Duplicate TSNs:
+  the one the SACK reported (``PacketTrace.dup_tsn``).
 """
 
 from __future__ import annotations
@@ -93,7 +93,8 @@ def _sack(pt, i, peer_isn, sp) -> bytes:
     cum = int(pt.ack[i])
     blocks = pt.sack[i] if pt.sack is not None else np.full((3, 2), -1)
     gaps = [(int(lo) - cum, int(hi) - 1 - cum) for lo, hi in blocks if lo >= 0]
-    return sack_chunk(int(peer_isn) + cum, sp.rwnd_bytes, gaps)
+    dups = [int(peer_isn) + int(pt.dup_tsn[i])] if pt.dup_tsn is not None and pt.dup_tsn[i] >= 0 else []
+    return sack_chunk(int(peer_isn) + cum, sp.rwnd_bytes, gaps, dups)
 
 
 def sctp_packets(result, rows: np.ndarray, server_port: int, client_port0: int) -> list[bytes]:

@@ -44,6 +44,7 @@ class PacketTrace:
     flags: np.ndarray  # 1 SYN, 2 ACK, 4 FIN, 8 CBR, 16 retransmission
     link: np.ndarray
     sack: np.ndarray | None = None  # (n, 3, 2) SACK blocks [lo, hi) carried, most recent first; lo = -1 unused
+    dup_tsn: np.ndarray | None = None  # (n,) SCTP: the duplicate TSN a SACK reports (RFC 4960 sec. 6.2), -1 none
 
 
 @dataclass(frozen=True)

@@ -411,7 +411,8 @@ def _result(sc: Scenario, S: L.State, isn: np.ndarray, ts_offset: np.ndarray | N
         ints = p[:, 1:].astype(np.int64)
         sack = ints[:, L.TRP_SACK - 1:L.TRP_SACK + 5].reshape(-1, 3, 2)
         sack[(ints[:, 7] & L.F_CBR) != 0] = -1
-        pkt_tr = PacketTrace(p[:, 0], *[ints[:, j] for j in range(9)], sack=sack)
+        dup = np.where(ints[:, L.TRP_NDUP - 1] > 0, ints[:, L.TRP_DUP - 1], -1)
+        pkt_tr = PacketTrace(p[:, 0], *[ints[:, j] for j in range(9)], sack=sack, dup_tsn=dup)
         q = S.tr_queue[: st["n_qtr"]]
         q_tr = QueueTrace(q[:, 0], q[:, 1].astype(np.int64), q[:, 2].astype(np.int64), q[:, 3])
     return PacketResult(

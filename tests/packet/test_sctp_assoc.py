@@ -322,3 +322,19 @@ def test_unordered_message_is_not_held_behind_a_loss_on_its_stream():
     # ordered, it waits for A (test_loss_on_stream_1_delays_stream_1_only)
     ordered = run((3,), False)
     assert ordered.message_done_s[3] == ordered.message_done_s[1] > lossy.message_done_s[3]
+
+
+def test_a_duplicate_tsn_is_reported_in_the_next_sack():
+    # one 1000-byte message: TSN 0 arrives at EST + 1048 us + D; its delayed SACK (offered packet 2 back,
+    # after INIT-ACK and COOKIE-ACK) is lost, so T3-rtx (RTO.Initial 3 s, no RTT sample yet) resends TSN 0
+    # at EST + 3 s. The duplicate draws an immediate SACK (sec. 6.2) reporting TSN 0 as a duplicate: 16 +
+    # 4 bytes of SACK, a 52-byte packet
+    r = _run([Message(0, 1000)], back_drops=(2,), duration=5.0)
+    pt = r.packet_trace
+    sacks = (pt.kind == 0) & (pt.direction == 1) & ((pt.flags & 2) != 0) & ((pt.flags & 1) == 0)
+    sacks &= (pt.flags & 32) == 0  # not the COOKIE-ACK
+    t, dup = pt.time_s[sacks], pt.dup_tsn[sacks]
+    assert t == pytest.approx([EST + 1048 * US + D + 0.2, EST + 3.0 + 1048 * US + D], abs=1e-9)
+    assert dup.tolist() == [-1, 0] and pt.ack[sacks].tolist() == [0, 0]
+    # back link: INIT-ACK 256 + COOKIE-ACK 36 + the lost SACK 48 (it was sent) + the SACK with the duplicate 52
+    assert r.link_bytes[1] == 256 + 36 + 48 + 52
