@@ -1,17 +1,18 @@
 """Chapter 0b, "TCP primer": TCP congestion control on simcore's packet level, live.
 
-One to four bulk TCP flows cross a drop-tail bottleneck in a dumbbell. The student sets the round-trip
-time, bottleneck rate, buffer size, random loss rate, TCP variant (Reno, NewReno, SACK), number of flows,
-receive window, duration and seed, and watches the congestion window, the time-sequence plot and the
-bottleneck queue. Traces are downsampled here (``downsample_indices``: first, last, minimum and maximum
-of every bucket) so the front end gets at most ``MAX_POINTS`` points per trace. The checked numbers
-(window-limited throughput, Mathis, variants, fairness, buffer sizing) are in ``tcp_primer_numbers``.
+One to four bulk TCP flows (or SCTP associations) cross a drop-tail bottleneck in a dumbbell. The student sets
+the round-trip time, bottleneck rate, buffer size, random loss rate, transport (TCP or SCTP), TCP variant
+(Reno, NewReno, SACK), number of flows, receive window, duration and seed, and watches the congestion window,
+the time-sequence plot and the bottleneck queue. Traces are downsampled here (``downsample_indices``: first,
+last, minimum and maximum of every bucket) so the front end gets at most ``MAX_POINTS`` points per trace. The
+checked numbers (window-limited throughput, Mathis, variants, fairness, buffer sizing) are in
+``tcp_primer_numbers``.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import ipywidgets as widgets
 import numpy as np
@@ -24,10 +25,12 @@ from simcore.packet import (
     VARIANTS,
     LinkParams,
     PacketResult,
+    SctpParams,
     TcpParams,
     bulk_scenario,
     dumbbell,
     mathis_throughput_bps,
+    sctp_chunk_bounds,
     simulate,
     window_limited_throughput_bps,
 )
@@ -48,6 +51,8 @@ __all__ = ["PrimerSetting", "MAX_POINTS", "RWND_CHOICES", "downsample_indices", 
            "plot_data", "predictions", "make_panel", "capture_name", "figures", "warm"]
 
 MSS_BYTES = 1460
+SCTP_CHUNK_BYTES = 1452  # user data of a full DATA chunk in a 1500-byte packet (RFC 4960 sec. 3)
+TRANSPORTS = (("TCP", "tcp"), ("SCTP (RFC 4960)", "sctp"))
 PACKET_BYTES = MSS_BYTES + 40  # on-wire IP packet of a full segment
 MAX_POINTS = 2000  # per plotted trace
 MAX_FLOWS = 4
@@ -65,7 +70,8 @@ class PrimerSetting:
     rate_mbps: bottleneck rate, in [0.1, 100] Mbit/s (access links are 1 Gbit/s).
     buffer_packets: drop-tail limit of the bottleneck buffer, in [1, 10000] packets.
     loss_pct: random loss of each packet on the bottleneck (data direction), in [0, 20] percent.
-    variant: 'reno', 'newreno' or 'sack'.
+    variant: 'reno', 'newreno' or 'sack' (TCP only).
+    transport: 'tcp' or 'sctp' (each flow an SCTP association, ``SctpParams()`` with the receive window).
     flows: bulk flows, all with the same RTT, in [1, 4].
     rwnd_bytes: receive window of every flow, in [1460, 2**30] bytes.
     duration_s: simulated seconds, in (0, 120].
@@ -77,6 +83,7 @@ class PrimerSetting:
     buffer_packets: int = 40
     loss_pct: float = 0.0
     variant: str = "sack"
+    transport: str = "tcp"
     flows: int = 1
     rwnd_bytes: int = 262144
     duration_s: float = 20.0
@@ -88,10 +95,16 @@ class PrimerSetting:
         check_int("buffer_packets", self.buffer_packets, 1, 10_000)
         check_real("loss_pct", self.loss_pct, 0.0, 20.0)
         check_choice("variant", self.variant, VARIANTS)
+        check_choice("transport", self.transport, tuple(v for _, v in TRANSPORTS))
         check_int("flows", self.flows, 1, MAX_FLOWS)
         check_int("rwnd_bytes", self.rwnd_bytes, MSS_BYTES, 2**30)
         check_real("duration_s", self.duration_s, 0.0, 120.0, lo_open=True)
         check_seed(self.seed)
+
+    @property
+    def segment_bytes(self) -> int:
+        """User data of a full-size packet (the plots' unit): a TCP segment or a full SCTP DATA chunk."""
+        return SCTP_CHUNK_BYTES if self.transport == "sctp" else MSS_BYTES
 
     @property
     def bdp_packets(self) -> float:
@@ -101,7 +114,7 @@ class PrimerSetting:
     @property
     def payload_rate_bps(self) -> float:
         """Largest possible goodput: bottleneck rate times the payload share of a full packet, bits/s."""
-        return self.rate_mbps * 1e6 * MSS_BYTES / PACKET_BYTES
+        return self.rate_mbps * 1e6 * self.segment_bytes / PACKET_BYTES
 
 
 def run(setting: PrimerSetting, trace: bool = True) -> PacketResult:
@@ -111,6 +124,10 @@ def run(setting: PrimerSetting, trace: bool = True) -> PacketResult:
     db = dumbbell(setting.flows, link)
     tcp = TcpParams.preset("rfc5681", variant=setting.variant, mss_bytes=MSS_BYTES, rwnd_bytes=setting.rwnd_bytes)
     sc = bulk_scenario(db.network, db.pairs, tcp, duration_s=setting.duration_s)
+    if setting.transport == "sctp":
+        sp = SctpParams(rwnd_bytes=setting.rwnd_bytes)
+        sc = replace(sc, connections=tuple(replace(c, tcp=TcpParams(), transport="sctp", sctp=sp)
+                                           for c in sc.connections))
     return simulate(sc, seed=setting.seed, trace=trace)
 
 
@@ -132,21 +149,22 @@ def clip_window(window_s: tuple[float, float], duration_s: float) -> tuple[float
 
 def plot_data(res: PacketResult, setting: PrimerSetting, max_points: int = MAX_POINTS,
               ts_window_s: tuple[float, float] | None = None) -> dict:
-    """Return the downsampled arrays of the three plots (time in s, windows and sequence numbers in
-    segments, queue in packets); each array has at most ``max_points`` points. The time-sequence arrays
-    cover only ``ts_window_s`` (start, end) in s (default: the whole run), so a short window shows every
-    packet."""
+    """Return the downsampled arrays of the three plots (time in s, windows and sequence numbers in segments
+    (full DATA chunks for SCTP), queue in packets); each array has at most ``max_points`` points. The
+    time-sequence arrays cover only ``ts_window_s`` (start, end) in s (default: the whole run), so a short
+    window shows every packet."""
     tr, pt, qt = res.tcp_trace, res.packet_trace, res.queue_trace
     if tr is None or pt is None or qt is None:
         raise ValueError("plot_data needs a result of run(setting, trace=True)")
     out: dict = {"cwnd": [], "ssthresh": None}
+    unit = setting.segment_bytes
     for c in range(setting.flows):
         sel = (tr.conn == c) & (tr.direction == 0)
-        t, cw = tr.time_s[sel], tr.cwnd_bytes[sel] / MSS_BYTES
+        t, cw = tr.time_s[sel], tr.cwnd_bytes[sel] / unit
         out["cwnd"].append(_thin(t, cw, max_points))
         if c == 0:
             raw = tr.ssthresh_bytes[sel]
-            ss = np.where(raw > _SSTHRESH_UNSET, np.nan, raw / MSS_BYTES)
+            ss = np.where(raw > _SSTHRESH_UNSET, np.nan, raw / unit)
             out["ssthresh"] = _thin(t, ss, max_points)
             to = tr.event[sel] == 2
             out["timeouts"] = (t[to][:max_points], cw[to][:max_points])
@@ -156,10 +174,16 @@ def plot_data(res: PacketResult, setting: PrimerSetting, max_points: int = MAX_P
     sent = data & (pt.kind == 0)
     retx = sent & ((pt.flags & 16) != 0)
     acks = mine & (pt.direction == 1) & (pt.kind == 1) & ((pt.flags & 2) != 0)
+    acked = pt.ack
+    if setting.transport == "sctp":  # a SACK's cumulative TSN ack, drawn at the end of that chunk's bytes
+        _, ends = sctp_chunk_bounds(res, 0, 0)
+        acked = np.ones_like(pt.ack)
+        if ends.size:
+            acked = np.where(pt.ack >= 0, ends[np.clip(pt.ack, 0, ends.size - 1)], 1)
     for name, sel, col in (("sent", sent & ~retx, pt.seq), ("retx", retx, pt.seq),
                            ("dropped", data & (pt.kind == 2), pt.seq),
-                           ("lost", data & (pt.kind == 3), pt.seq), ("acked", acks, pt.ack)):
-        out[name] = _thin(pt.time_s[sel], col[sel] / MSS_BYTES, max_points)
+                           ("lost", data & (pt.kind == 3), pt.seq), ("acked", acks, acked)):
+        out[name] = _thin(pt.time_s[sel], col[sel] / unit, max_points)
     q = qt.link == 0  # the bottleneck, left -> right
     out["queue"] = _thin(qt.time_s[q], qt.packets[q].astype(float), max_points)
     return out
@@ -174,7 +198,7 @@ def predictions(setting: PrimerSetting) -> dict[str, float]:
     return {
         "link_bps": setting.payload_rate_bps,
         "window_bps": setting.flows * window_limited_throughput_bps(setting.rwnd_bytes, rtt_s),
-        "mathis_bps": setting.flows * mathis_throughput_bps(MSS_BYTES, rtt_s, p) if p > 0 else float("nan"),
+        "mathis_bps": setting.flows * mathis_throughput_bps(setting.segment_bytes, rtt_s, p) if p > 0 else float("nan"),
         "bdp_packets": setting.bdp_packets,
     }
 
@@ -281,6 +305,7 @@ def make_panel(setting: PrimerSetting | None = None) -> LivePanel:
         "buffer_packets": int_slider("buffer (packets)", s.buffer_packets, 2, 400),
         "loss_pct": float_slider("random loss (%)", s.loss_pct, 0, 5, 0.1),
         "variant": dropdown("TCP variant", VARIANTS, s.variant),
+        "transport": dropdown("transport", TRANSPORTS, s.transport),
         "flows": int_slider("flows", s.flows, 1, MAX_FLOWS),
         "rwnd_bytes": dropdown("receive window", RWND_CHOICES, s.rwnd_bytes),
         "duration_s": float_slider("duration (s)", s.duration_s, 2, 30, 1),
@@ -304,9 +329,12 @@ def make_panel(setting: PrimerSetting | None = None) -> LivePanel:
         return _status(_draw(figs, setting_now, window, last["res"]), setting_now)
 
     def idle(values: dict) -> dict[str, str]:
-        if values["loss_pct"] > 0:
-            return {}
-        return {"seed": "with no random loss nothing in this run is random, so the seed changes nothing"}
+        out = {}
+        if values["loss_pct"] == 0:
+            out["seed"] = "with no random loss nothing in this run is random, so the seed changes nothing"
+        if values["transport"] == "sctp":
+            out["variant"] = "SCTP has one loss recovery of its own (SACK gap blocks, RFC 4960): no variants"
+        return out
 
     panel = LivePanel(controls, update, list(figs), title="Bulk TCP flows through a drop-tail bottleneck",
                       columns=3, idle=idle, compile_notice=functools.partial(cold_notice, "packet"))
@@ -322,7 +350,8 @@ CAPTURE_POINTS = (CLIENT_HOST, ("bottleneck, before its buffer (sees the drops)"
 def capture_name(setting: PrimerSetting) -> str:
     """Return the capture file's stem for ``setting`` (the settings that shape the run)."""
     s = setting
-    return (f"tcp_primer_{s.variant}_{s.flows}flows_rtt{s.rtt_ms:g}ms_{s.rate_mbps:g}Mbps_buf{s.buffer_packets}"
+    proto = s.variant if s.transport == "tcp" else "sctp"
+    return (f"tcp_primer_{proto}_{s.flows}flows_rtt{s.rtt_ms:g}ms_{s.rate_mbps:g}Mbps_buf{s.buffer_packets}"
             f"_loss{s.loss_pct:g}pct_rwnd{s.rwnd_bytes}_{s.duration_s:g}s_seed{s.seed}")
 
 
@@ -339,7 +368,10 @@ def figures() -> dict[str, go.Figure]:
 
 
 def warm() -> None:
-    """Run the packet kernel once per TCP variant on a tiny traced dumbbell (compiles and caches it)."""
+    """Run the packet kernel once per TCP variant and once on SCTP on a tiny traced dumbbell (compiles and
+    caches it)."""
     for variant in VARIANTS:
         run(PrimerSetting(rtt_ms=20.0, rate_mbps=1.0, buffer_packets=5, loss_pct=1.0, variant=variant,
                           flows=2, duration_s=0.5))
+    run(PrimerSetting(rtt_ms=20.0, rate_mbps=1.0, buffer_packets=5, loss_pct=1.0, transport="sctp", flows=2,
+                      duration_s=0.5))

@@ -111,7 +111,8 @@ def write_sweep(path: str | Path = SWEEP_CSV, max_runs: int = 30, **kw) -> Path:
     wall = time.perf_counter() - t0
     source = (f"simcore {getattr(simcore, '__version__', 'dev')} simulation (not the paper's): "
               f"simcore.ftp.figure_sweep.point, FtpParams defaults (FreeBSD 4.6 TCP preset, rwnd 32768; "
-              f"SCTP: rfc2960 preset, rwnd 32768; loss on arrival both ways), seeds from 0, sequential 90% rule, "
+              f"SCTP: rfc2960 preset, rwnd 32768, Max.Init.Retransmits 100; loss on arrival both ways), "
+              f"seeds from 0, sequential 90% rule, "
               f"at most {max_runs} runs")
     rows = sorted(res.to_records(), key=lambda r: (list(CURVES).index(r["curve"]), r["file_size_bytes"], r["loss"]))
     path = Path(path)

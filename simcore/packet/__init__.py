@@ -23,12 +23,14 @@ Pieces:
   and ``queue_trace`` (buffer occupancy). ``simcore.packet.plots`` draws them; ``result.to_pcap(path)``
   writes the run as a pcap/pcapng capture for Wireshark (``simcore.packet.capture``).
 - ``SctpParams`` (RFC 4960 or, ``SctpParams.preset("rfc2960")``, RFC 2960 + the implementers' guide;
-  ``docs/sctp_presets.md``) and ``sctp_message_wire_bytes(n, mtu)``: SCTP's parameters and sizes on the
-  wire. ``Connection(transport="sctp", sctp=SctpParams(...))``: an SCTP association (INIT / INIT-ACK /
-  COOKIE-ECHO / COOKIE-ACK with T1, DATA chunks per message and stream, SACK with gap blocks, delayed
-  SACK, byte-based cwnd with Max.Burst and idle decay, fast retransmit on the N-th miss indication, T3-rtx,
-  the peer's a_rwnd, SHUTDOWN / SHUTDOWN-ACK / SHUTDOWN-COMPLETE). Not yet: bundling of several DATA
-  chunks in one packet, unordered delivery.
+  ``docs/sctp_presets.md``) and ``sctp_message_wire_bytes(n, mtu)``: SCTP's parameters and sizes on the wire;
+  ``sctp_chunk_bounds(result, conn, direction)``: the bytes of each DATA chunk sent, in TSN order (to draw a
+  SACK's cumulative TSN ack in bytes). ``Connection(transport="sctp", sctp=SctpParams(...))``: an SCTP
+  association (INIT / INIT-ACK / COOKIE-ECHO / COOKIE-ACK with T1, DATA chunks per message and stream, SACK
+  with gap blocks, delayed SACK, byte-based cwnd with Max.Burst and idle decay, fast retransmit on the N-th
+  miss indication, T3-rtx, the peer's a_rwnd, SHUTDOWN / SHUTDOWN-ACK / SHUTDOWN-COMPLETE), small DATA chunks
+  bundled into one packet, unordered delivery (``SctpParams.unordered``), Max.Init.Retransmits
+  (``PacketResult.aborted_s``).
 - ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``padhye_throughput_bps`` (PFTK, with timeouts),
   ``window_limited_throughput_bps``.
 - ``Connection(transport="tcp_streams")`` + ``Message(stream=k)``: TCP with per-stream delivery (not
@@ -45,6 +47,7 @@ Pieces:
   netem do (default 'after_transmission'); ``dumbbell(..., symmetric_loss=True)`` loses on both directions.
 """
 
+from ._sctp_capture import chunk_bounds as sctp_chunk_bounds
 from ._sctp_wire import message_wire_bytes as sctp_message_wire_bytes
 from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
@@ -95,6 +98,7 @@ __all__ = [
     "mathis_throughput_bps",
     "padhye_throughput_bps",
     "request_response_scenario",
+    "sctp_chunk_bounds",
     "sctp_message_wire_bytes",
     "simulate",
     "window_limited_throughput_bps",

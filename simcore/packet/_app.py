@@ -59,16 +59,18 @@ def _complete(S, r, m, t):
 @njit(cache=True, _nrt=False)
 def _deliver_streams(S, r, t):
     """Multistream delivery: complete every message whose bytes have all arrived and whose predecessor
-    on the same stream is complete. Return True if any completed."""
+    on the same stream is complete (any predecessor on an unordered connection, ``multistream`` 2: SCTP's U
+    bit, RFC 4960 sec. 6.6). Return True if any completed."""
     half = S.half
     msg = S.msg
+    ordered = S.conn[r >> 1].multistream == 1
     completed = False
     prev = -1
     m = half[r].msg_head
     while m >= 0:
         nxt = msg[m].next
         blocked = False
-        q = half[r].msg_head
+        q = half[r].msg_head if ordered else m
         while q != m:
             if msg[q].stream == msg[m].stream:
                 blocked = True
@@ -101,7 +103,7 @@ def deliver(S, r, t):
     c = r >> 1
     if S.st[0].has_relays > 0:  # the scenario has relaying messages
         _feed_relays(S, r, t)
-    if conn[c].multistream == 1:
+    if conn[c].multistream >= 1:
         completed = _deliver_streams(S, r, t)
     else:
         m = half[r].msg_head

@@ -98,7 +98,9 @@ TR_FORWARD = 4  # a router hands the packet to the next link of its path (``link
 
 # packet trace columns (S.tr_pkt): t, kind, uid, conn, dir, seq, seqlen, ack, flags, link, SACK blocks
 TRP_SACK = 10  # 10..15: three (lo, hi) SACK blocks as in P_SACK (lo = -1 unused)
-TRP_N = 16
+TRP_NDUP = 16  # SCTP: duplicate TSNs the SACK reports (0 or 1)
+TRP_DUP = 17  # SCTP: that duplicate TSN
+TRP_N = 18
 
 BIG_SEQ = 1 << 60
 
@@ -127,6 +129,7 @@ SP_SHUT_SENT = 3  # SHUTDOWN sent (T2-shutdown)
 SP_SHUT_RCVD = 4  # the peer's SHUTDOWN arrived: SHUTDOWN-ACK once all our data is acknowledged
 SP_SHUT_ACK_SENT = 5  # SHUTDOWN-ACK sent (T2-shutdown)
 SP_CLOSED = 6  # SHUTDOWN-COMPLETE sent or received: the association is gone (no TIME-WAIT)
+SP_ABORTED = 7  # S_SYN: T1 expired after Max.Init.Retransmits retransmissions: set-up given up (sec. 5.1 A)
 
 
 def _dtype(ints: str, floats: str = "", arrays: tuple = ()) -> np.dtype:
@@ -155,27 +158,30 @@ HALF = _dtype(
     "seg_n seg_nxt n_retx n_timeout n_fretx n_segs rec_epoch syn_retx rcv_started rcv_nxt ooo_n ooo_clock "
     "dack_bytes dack_gen fin_rcvd msg_head msg_tail n_dupseg segs_rcvd rcv_fin ack_owed dack_armed partials "
     "stream_end lt_bytes rescue_epoch seg_row ooo_row "
-    "tsn_head sphase sack_pkts snd_msg n_marked",
+    "tsn_head sphase sack_pkts snd_msg n_marked dup_tsn",
     "cwnd ssthresh srtt rttvar rto rtt_t0 rto_deadline rto_ev_t last_send est_t fin_acked_t fin_rcvd_t "
-    "flight pba peer_rwnd")
+    "flight pba peer_rwnd abort_t")
 # SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (SP_*: handshake and shutdown),
 # sack_pkts (packets with DATA not yet acknowledged, for the delayed SACK), snd_msg (message holding snd_max, -1
-# unknown), n_marked (chunks marked for retransmission); flight (user data outstanding, bytes), pba
-# (partial_bytes_acked), peer_rwnd (the peer's window as the sender tracks it).
+# unknown), n_marked (chunks marked for retransmission), dup_tsn (receiver: a duplicate TSN received since its last
+# SACK, -1 none); flight (user data outstanding, bytes), pba
+# (partial_bytes_acked), peer_rwnd (the peer's window as the sender tracks it), abort_t (when the set-up was
+# given up, nan never); syn_retx counts the INIT / COOKIE-ECHO retransmissions.
 
 # One row per connection: its parameters and application bookkeeping. proto (PROTO_*), client, server, variant
 # (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack, idle_restart,
-# closer (0 client, 1 server, -1 never), fin_queued, opened, multistream, hdr (header bytes per packet, options
+# closer (0 client, 1 server, -1 never), fin_queued, opened, multistream (1: per-stream
+# delivery, 2: SCTP unordered, each message on arrival), hdr (header bytes per packet, options
 # included), dupthresh, limited_tx (RFC 3042), delack_ticks (1: the delayed ACK leaves at the next multiple of
 # delack_s, BSD's fast timer); per direction d: total[d] messages, written[d], done[d]. Floats: min_rto, max_rto,
 # init_rto, delack_s, open_t, timewait_t (closer entered TIME-WAIT), closed_t, init_ssthresh, tick_s (timer
 # granularity, 0 exact). SCTP (from SctpParams; mss = user data of a full DATA chunk, iw = initial cwnd in bytes,
 # delack / delack_s = delayed SACK): mtu, max_burst, burst_pkts (1: Max.Burst counts packets), miss_thr, htna,
 # fast_rec, ss_min / idle_min (floors in MTUs), sack_every, cookie (bytes), cookie_data (1: DATA may ride on
-# COOKIE-ECHO).
+# COOKIE-ECHO), max_init (Max.Init.Retransmits).
 CONN = _dtype("proto client server variant mss rwnd iw delack idle_restart closer fin_queued opened multistream "
               "hdr dupthresh limited_tx delack_ticks "
-              "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data",
+              "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data max_init",
               "min_rto max_rto init_rto delack_s open_t timewait_t closed_t init_ssthresh tick_s",
               (("total", (2,)), ("written", (2,)), ("done", (2,))))
 
@@ -191,10 +197,11 @@ OOO = _dtype("lo hi age")
 # One row per packet slot: conn (connection, or CBR source for F_CBR), dir, seq, seqlen (payload + SYN +
 # FIN), payload, flags (F_*), ack, path, hop, ipbytes, uid; sack: three (lo, hi) blocks, lo = -1 unused;
 # t_sent.
-PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chunks wnd", "t_sent",
+PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chunks wnd ndup dup", "t_sent",
              (("sack", (6,)),))
 # SCTP packets: chunks (K_* bits), tsn (of the DATA chunk), ack (cumulative TSN ack of a SACK), sack (up to
-# three gap blocks as TSN ranges [lo, hi)), wnd (a_rwnd); seq/seqlen give the DATA chunk's bytes.
+# three gap blocks as TSN ranges [lo, hi)), wnd (a_rwnd), ndup / dup (duplicate TSNs reported: 0 or 1, and that
+# TSN); seq/seqlen give the bytes of the DATA chunks (consecutive TSNs from tsn).
 
 # One row per link: qlim (packets), qlim_bytes (0 = none), hdr, ring_head/ring_n/ring_base/ring_cap (its
 # ring: entries [base, base + cap) of S.ring), flu_ptr/flu_p0/flu_p1 (its pieces of S.fluid), n_tx,

@@ -40,6 +40,8 @@ from ._layout import (
     TR_DROP_LOSS,
     TR_DROP_QUEUE,
     TR_SEND,
+    TRP_DUP,
+    TRP_NDUP,
     TRP_SACK,
 )
 
@@ -92,6 +94,7 @@ def alloc(S):
     r.hop = 0
     r.ipbytes = 0
     r.uid = 0
+    r.ndup = 0  # SCTP's duplicate-TSN report, traced for every packet
     for b in range(6):
         r.sack[b] = 0
     return p
@@ -158,6 +161,8 @@ def trace_pkt(S, t, kind, p, link):
     trp[n, 9] = link
     for b in range(6):
         trp[n, TRP_SACK + b] = pkt[p].sack[b]
+    trp[n, TRP_NDUP] = pkt[p].ndup
+    trp[n, TRP_DUP] = pkt[p].dup
     st.n_pkttr = n + 1
 
 

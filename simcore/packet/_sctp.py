@@ -4,8 +4,9 @@ DATA chunks cut from the messages, cwnd and Max.Burst, SACK processing with fast
 One association per connection, one path (no multihoming). Each DATA chunk carries bytes of one message
 only (at most ``mss`` = MTU - 48 rounded down to 4), and has the next TSN; chunks keep their bytes and TSN
 when retransmitted. The ring of chunks not yet cumulatively acknowledged is the half's row of ``S.seg``
-(``_sctp_sack``). A packet holds one DATA chunk at most, and a SACK rides on any packet when the host's
-receiver owes one (bundling of several DATA chunks is not modelled). Sizes: 20 (IPv4) + 12 (common
+(``_sctp_sack``). New DATA chunks are bundled (sec. 6.10): a packet takes the next chunks while they fit in
+the MTU beside the SACK the host's receiver owes, each while flightsize < cwnd; a retransmission goes
+alone. A SACK rides on any packet when the host's receiver owes one. Sizes: 20 (IPv4) + 12 (common
 header) + the chunks, padded to 4 bytes (``_sctp_wire``).
 
 The association (INIT, INIT-ACK with a state cookie, COOKIE-ECHO, COOKIE-ACK, T1 timers; SHUTDOWN, SHUTDOWN-ACK,
@@ -35,9 +36,10 @@ def _pad4(n):
 
 
 @njit(cache=True, _nrt=False)
-def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx):
-    """Send one SCTP packet of half ``h`` holding ``chunks`` (K_* bits; a DATA chunk of bytes [seq, seq +
-    ln) and TSN ``tsn``), with a SACK bundled when the receiver at this host owes one; return 1 if sent."""
+def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
+    """Send one SCTP packet of half ``h`` holding ``chunks`` (K_* bits; DATA chunks of consecutive TSNs from
+    ``tsn`` carrying bytes [seq, seq + ln), ``data_bytes`` on the wire with their headers and padding), with
+    a SACK bundled when the receiver at this host owes one; return 1 if sent."""
     half = S.half
     p = alloc(S)
     if p < 0:
@@ -74,7 +76,7 @@ def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx):
         size += 4
         flags |= L.F_COOKIE
     if chunks & L.K_DATA:
-        size += _pad4(16 + ln)
+        size += data_bytes
     if chunks & L.K_SHUTDOWN:  # carries the cumulative TSN ack of our receiver
         size += 8
         flags |= L.F_FIN
@@ -144,7 +146,7 @@ def send_chunk(S, h, off, t, retx):
         half[h].rtt_seq = -1  # Karn
     half[h].n_segs += 1
     half[h].last_send = t
-    sctp_packet(S, h, t, L.K_DATA, e.start, e.len, half[h].tsn_head + off, retx)
+    sctp_packet(S, h, t, L.K_DATA, e.start, e.len, half[h].tsn_head + off, retx, _pad4(16 + e.len))
 
 
 @njit(cache=True, _nrt=False)
@@ -220,35 +222,56 @@ def sctp_send(S, h, t):
     limit = cap
     if half[h].sphase == L.SP_COOKIE:  # one DATA chunk with the COOKIE-ECHO, then wait for COOKIE-ACK
         limit = 1
-    while half[h].flight < half[h].cwnd and half[h].seg_n < limit:
-        smax = half[h].snd_max
-        avail = half[h].write_end - smax
-        if avail <= 0:
+    r = h ^ 1
+    stop = False
+    while not stop and half[h].flight < half[h].cwnd and half[h].seg_n < limit:
+        # one packet: new DATA chunks bundled while they fit beside a SACK owed (sec. 6.10), each while
+        # flightsize < cwnd (sec. 6.1 B) and the peer's window allows it (sec. 6.1 A)
+        room = mtu - 32
+        if half[r].rcv_started == 1 and half[r].ack_owed > 0:
+            room -= 16 + 4 * (min(half[r].ooo_n, 3) + (half[r].dup_tsn >= 0))
+        seq0 = half[h].snd_max
+        n0 = half[h].seg_n
+        dbytes = 0
+        while half[h].flight < half[h].cwnd and half[h].seg_n < limit:
+            smax = half[h].snd_max
+            avail = half[h].write_end - smax
+            if avail <= 0:
+                stop = True
+                break
+            ln = min(conn[c].mss, avail, _message_end(S, h) - smax)
+            w = _pad4(16 + ln)
+            if dbytes > 0 and dbytes + w > room:
+                break  # the next chunk goes in the next packet
+            if ln > half[h].peer_rwnd and half[h].flight > 0.0:
+                stop = True
+                break  # sec. 6.1 A: the peer's window (one chunk may probe a closed window)
+            n = half[h].seg_n
+            j = half[h].seg_head + n
+            if j >= cap:
+                j -= cap
+            e = S.seg[row, j]
+            e.start = smax
+            e.len = ln
+            e.flags = 0
+            e.epoch = -1
+            e.miss = 0
+            e.frtx = 0
+            e.mark = 0
+            half[h].seg_n = n + 1
+            half[h].snd_max = smax + ln
+            half[h].snd_nxt = smax + ln
+            half[h].flight += ln
+            half[h].peer_rwnd = max(half[h].peer_rwnd - ln, 0.0)
+            if half[h].rtt_seq < 0:
+                half[h].rtt_seq = smax + ln
+                half[h].rtt_t0 = t
+            dbytes += w
+        if dbytes == 0:
             break
-        ln = min(conn[c].mss, avail, _message_end(S, h) - smax)
-        if ln > half[h].peer_rwnd and half[h].flight > 0.0:
-            break  # sec. 6.1 A: the peer's window (one chunk may probe a closed window)
-        n = half[h].seg_n
-        j = half[h].seg_head + n
-        if j >= cap:
-            j -= cap
-        e = S.seg[row, j]
-        e.start = smax
-        e.len = ln
-        e.flags = 0
-        e.epoch = -1
-        e.miss = 0
-        e.frtx = 0
-        e.mark = 0
-        half[h].seg_n = n + 1
-        half[h].snd_max = smax + ln
-        half[h].snd_nxt = smax + ln
-        half[h].flight += ln
-        half[h].peer_rwnd = max(half[h].peer_rwnd - ln, 0.0)
-        if half[h].rtt_seq < 0:
-            half[h].rtt_seq = smax + ln
-            half[h].rtt_t0 = t
-        send_chunk(S, h, n, t, False)
+        half[h].n_segs += half[h].seg_n - n0
+        half[h].last_send = t
+        sctp_packet(S, h, t, L.K_DATA, seq0, half[h].snd_max - seq0, half[h].tsn_head + n0, False, dbytes)
         new += 1
         if conn[c].burst_pkts == 1 and conn[c].max_burst > 0 and new >= conn[c].max_burst:
             break

@@ -7,11 +7,13 @@ SHUTDOWN-COMPLETE (FIN + SYN), DATA (``seqlen`` bytes at ``seq``), SACK (flag AC
 
 - Verification tags and initial TSNs: the run's random ``tcp_isn`` per direction (tag = isn | 1, never 0;
   initial TSN = isn). The INIT carries tag 0, as sec. 8.5.1 asks; every later packet the peer's tag.
-- TSN of a DATA chunk: the simulator numbers chunks from 0 in the order of their bytes; the capture adds
-  the initial TSN. Stream, SSN and the B/E bits: from the messages of that direction in the order they
-  were written (SSN counts the messages before it on its stream).
-- a_rwnd: ``SctpParams.rwnd_bytes`` (the window a SACK advertised is not in the trace). Duplicate TSNs are
-  not reported (the simulator does not put them into SACKs).
+- DATA chunks of a packet: its bytes cut where a message ends and after ``max_payload_bytes`` (as the
+  sender cuts them; several small chunks share a packet, bundled). TSN of a DATA chunk: the simulator
+  numbers chunks from 0 in the order of their bytes; the capture adds the initial TSN. Stream, SSN and the
+  B/E bits (U with ``SctpParams.unordered``): from the messages of that direction in the order they were
+  written (SSN counts the messages before it on its stream).
+- a_rwnd: ``SctpParams.rwnd_bytes`` (the window a SACK advertised is not in the trace). Duplicate TSNs:
+  the one the SACK reported (``PacketTrace.dup_tsn``).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from ._sctp_chunks import (
     shutdown_complete_chunk,
 )
 
-__all__ = ["sctp_packets"]
+__all__ = ["chunk_bounds", "sctp_packets"]
 
 
 def _layouts(result) -> dict:
@@ -55,11 +57,44 @@ def _layouts(result) -> dict:
     return {k: tuple(np.array(col, np.int64) for col in zip(*v, strict=True)) for k, v in out.items()}
 
 
+def _data_rows(pt, conn: int, direction: int) -> np.ndarray:
+    return (pt.kind == 0) & (pt.seqlen > 0) & ((pt.flags & 8) == 0) & (pt.conn == conn) & (pt.direction == direction)
+
+
+def _cuts(seq: int, ln: int, begins: np.ndarray, ends: np.ndarray, mss: int):
+    """Yield (first byte, end byte, message index) of each DATA chunk of a packet carrying [seq, seq + ln)."""
+    pos, end = seq, seq + ln
+    while pos < end:
+        k = int(np.searchsorted(begins, pos, side="right")) - 1
+        nxt = min(pos + mss, int(ends[k]), end)
+        yield pos, nxt, k
+        pos = nxt
+
+
+def chunk_bounds(result, conn: int, direction: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return (first byte, end byte) of every DATA chunk one direction of association ``conn`` sent, in TSN
+    order (TSN k is the k-th, from 0 as the simulator counts; chunks keep their bytes when resent)."""
+    pt = result.packet_trace
+    sel = _data_rows(pt, conn, direction)
+    lay = _layouts(result).get((conn, direction))
+    if lay is None or not sel.any():
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    begins, ends = lay[0], lay[1]
+    mss = result.scenario.connections[conn].sctp.max_payload_bytes
+    bounds: dict = {}
+    for seq, ln in {(int(a), int(b)) for a, b in zip(pt.seq[sel], pt.seqlen[sel], strict=True)}:
+        for a, b, _ in _cuts(seq, ln, begins, ends, mss):
+            bounds[a] = b
+    starts = np.array(sorted(bounds), np.int64)
+    return starts, np.array([bounds[a] for a in starts.tolist()], np.int64)
+
+
 def _sack(pt, i, peer_isn, sp) -> bytes:
     cum = int(pt.ack[i])
     blocks = pt.sack[i] if pt.sack is not None else np.full((3, 2), -1)
     gaps = [(int(lo) - cum, int(hi) - 1 - cum) for lo, hi in blocks if lo >= 0]
-    return sack_chunk(int(peer_isn) + cum, sp.rwnd_bytes, gaps)
+    dups = [int(peer_isn) + int(pt.dup_tsn[i])] if pt.dup_tsn is not None and pt.dup_tsn[i] >= 0 else []
+    return sack_chunk(int(peer_isn) + cum, sp.rwnd_bytes, gaps, dups)
 
 
 def sctp_packets(result, rows: np.ndarray, server_port: int, client_port0: int) -> list[bytes]:
@@ -70,8 +105,7 @@ def sctp_packets(result, rows: np.ndarray, server_port: int, client_port0: int) 
     data = (pt.kind == 0) & (pt.seqlen > 0) & ((pt.flags & 8) == 0)
     starts = {}
     for c, d in {(int(a), int(b)) for a, b in zip(pt.conn[data], pt.direction[data], strict=True)}:
-        sel = data & (pt.conn == c) & (pt.direction == d)
-        starts[(c, d)] = np.unique(pt.seq[sel])
+        starts[(c, d)] = chunk_bounds(result, c, d)[0]
     lay = _layouts(result)
     out = []
     for i in rows:
@@ -105,11 +139,10 @@ def sctp_packets(result, rows: np.ndarray, server_port: int, client_port0: int) 
             if f & 2:
                 chunks.append(_sack(pt, i, isn[c, 1 - d], sp))
             if ln > 0:
-                seq = int(pt.seq[i])
-                tsn = int(np.searchsorted(starts[(c, d)], seq))
                 b, e, stream, ssn = lay[(c, d)]
-                k = int(np.searchsorted(b, seq, side="right")) - 1
-                chunks.append(data_chunk(int(isn[c, d]) + tsn, int(stream[k]), int(ssn[k]), ln,
-                                         begin=seq == b[k], end=seq + ln == e[k]))
+                for lo, hi, k in _cuts(int(pt.seq[i]), ln, b, e, sp.max_payload_bytes):
+                    tsn = int(np.searchsorted(starts[(c, d)], lo))
+                    chunks.append(data_chunk(int(isn[c, d]) + tsn, int(stream[k]), int(ssn[k]), hi - lo,
+                                             begin=lo == b[k], end=hi == e[k], unordered=sp.unordered))
         out.append(sctp_packet(src, dst, vtag, chunks))
     return out

@@ -4,8 +4,9 @@ Association (RFC 4960 sec. 5.1): the client sends INIT and starts T1-init; the s
 INIT-ACK carrying a state cookie and keeps no state; the client echoes the cookie (COOKIE-ECHO, T1-cookie)
 and may then receive; the server, on the cookie, establishes the association and answers COOKIE-ACK; the
 client, on it, establishes too. T1 expiries resend INIT or COOKIE-ECHO with the timer doubled (sec.
-6.3.3 rule E2 applied to T1, up to RTO.Max). With ``SctpParams.cookie_echo_data`` the client's first DATA
-chunk rides behind the COOKIE-ECHO (sec. 5.1 D) and nothing more leaves until the COOKIE-ACK.
+6.3.3 rule E2 applied to T1, up to RTO.Max); the expiry after ``Max.Init.Retransmits`` retransmissions gives
+the set-up up (sphase SP_ABORTED, ``abort_t``; sec. 5.1 A and C). With ``SctpParams.cookie_echo_data``
+the client's first DATA chunk rides behind the COOKIE-ECHO (sec. 5.1 D) and nothing more leaves until the COOKIE-ACK.
 
 Shutdown (sec. 9.2): the closer's application closes (``sctp_close``); once all its data is acknowledged
 it sends SHUTDOWN (with its cumulative TSN ack) and starts T2-shutdown; the peer, once all its own data is
@@ -46,7 +47,7 @@ def _handshake(S, s, r, ch, t):
     half = S.half
     c = s >> 1
     if ch & L.K_INIT:  # at the server: stateless INIT-ACK with the cookie
-        sctp_packet(S, s, t, L.K_INIT_ACK, 0, 0, 0, False)
+        sctp_packet(S, s, t, L.K_INIT_ACK, 0, 0, 0, False, 0)
     if ch & L.K_INIT_ACK and half[s].state == L.S_SYN and half[s].sphase == L.SP_INIT:  # at the client
         start_receiver(S, r)
         if S.conn[c].cookie_data == 1 and half[s].write_end > 1:  # DATA rides on the COOKIE-ECHO
@@ -55,7 +56,7 @@ def _handshake(S, s, r, ch, t):
             sctp_send(S, s, t)
         else:
             half[s].sphase = L.SP_COOKIE
-            sctp_packet(S, s, t, L.K_COOKIE_ECHO, 0, 0, 0, False)
+            sctp_packet(S, s, t, L.K_COOKIE_ECHO, 0, 0, 0, False, 0)
         rto_arm(S, s, t)  # T1-cookie
     if ch & L.K_COOKIE_ECHO:  # at the server
         if half[s].state == L.S_CLOSED:
@@ -63,7 +64,7 @@ def _handshake(S, s, r, ch, t):
             start_receiver(S, r)
             establish(S, s, t)
             half[s].est_t = t
-        sctp_packet(S, s, t, L.K_COOKIE_ACK, 0, 0, 0, False)
+        sctp_packet(S, s, t, L.K_COOKIE_ACK, 0, 0, 0, False, 0)
         sctp_send(S, s, t)
         _close_if_asked(S, s, t)
     if ch & L.K_COOKIE_ACK and half[s].sphase == L.SP_COOKIE:  # at the client
@@ -90,10 +91,10 @@ def shutdown_progress(S, h, t):
     if (ph != L.SP_SHUT_PENDING and ph != L.SP_SHUT_RCVD) or not _all_acked(S, h):
         return
     if ph == L.SP_SHUT_PENDING:
-        sctp_packet(S, h, t, L.K_SHUTDOWN, 0, 0, 0, False)
+        sctp_packet(S, h, t, L.K_SHUTDOWN, 0, 0, 0, False, 0)
         half[h].sphase = L.SP_SHUT_SENT
     else:
-        sctp_packet(S, h, t, L.K_SHUTDOWN_ACK, 0, 0, 0, False)
+        sctp_packet(S, h, t, L.K_SHUTDOWN_ACK, 0, 0, 0, False, 0)
         half[h].sphase = L.SP_SHUT_ACK_SENT
     rto_arm(S, h, t)  # T2-shutdown
 
@@ -125,9 +126,9 @@ def _shutdown_chunks(S, s, ch, t):
             half[s].sphase = L.SP_SHUT_RCVD
             shutdown_progress(S, s, t)
         elif ph == L.SP_SHUT_ACK_SENT:
-            sctp_packet(S, s, t, L.K_SHUTDOWN_ACK, 0, 0, 0, False)
+            sctp_packet(S, s, t, L.K_SHUTDOWN_ACK, 0, 0, 0, False, 0)
     if ch & L.K_SHUTDOWN_ACK and (ph == L.SP_SHUT_SENT or ph == L.SP_CLOSED):  # at the closer
-        sctp_packet(S, s, t, L.K_SHUTDOWN_COMPLETE, 0, 0, 0, False)
+        sctp_packet(S, s, t, L.K_SHUTDOWN_COMPLETE, 0, 0, 0, False, 0)
         if ph == L.SP_SHUT_SENT:
             _closed(S, s, t)
     if ch & L.K_SHUTDOWN_COMPLETE and ph == L.SP_SHUT_ACK_SENT:  # at the peer
@@ -160,7 +161,7 @@ def sctp_arrive(S, p, t):
     owed = half[r].ack_owed
     if owed == 1:
         if sctp_send(S, s, t) == 0 and half[r].ack_owed == 1:
-            sctp_packet(S, s, t, L.K_SACK, 0, 0, 0, False)
+            sctp_packet(S, s, t, L.K_SACK, 0, 0, 0, False, 0)
     elif owed == 2 and half[r].dack_armed == 0:
         half[r].dack_armed = 1
         nh = half.shape[0]
@@ -176,7 +177,7 @@ def sctp_open(S, c, t):
         S.conn[c].opened = 1
         half[h].state = L.S_SYN
         half[h].sphase = L.SP_INIT
-        sctp_packet(S, h, t, L.K_INIT, 0, 0, 0, False)
+        sctp_packet(S, h, t, L.K_INIT, 0, 0, 0, False, 0)
         rto_arm(S, h, t)
         trace_tcp(S, h, t, 3)
 
@@ -190,7 +191,7 @@ def sctp_delack(S, a, t):
     if a // nh == half[r].dack_gen and half[r].dack_armed == 1:
         half[r].dack_armed = 0
         if half[r].ack_owed > 0:
-            sctp_packet(S, r ^ 1, t, L.K_SACK, 0, 0, 0, False)
+            sctp_packet(S, r ^ 1, t, L.K_SACK, 0, 0, 0, False, 0)
 
 
 @njit(cache=True, inline="always")
@@ -199,21 +200,35 @@ def sctp_rto(S, h, t):
     half = S.half
     if half[h].state == L.S_SYN:
         half[h].n_timeout += 1
+        if half[h].syn_retx >= S.conn[h >> 1].max_init:  # sec. 5.1 A: give up and report to the user
+            half[h].sphase = L.SP_ABORTED
+            half[h].abort_t = t
+            half[h].rto_deadline = _INF
+            trace_tcp(S, h, t, 2)
+            return
+        half[h].syn_retx += 1
         rto_backoff(S, h)
-        sctp_packet(S, h, t, L.K_INIT if half[h].sphase == L.SP_INIT else L.K_COOKIE_ECHO, 0, 0, 0, False)
+        sctp_packet(S, h, t, L.K_INIT if half[h].sphase == L.SP_INIT else L.K_COOKIE_ECHO, 0, 0, 0, False, 0)
         rto_arm(S, h, t)
         trace_tcp(S, h, t, 2)
     elif half[h].state == L.S_EST:
         ph = half[h].sphase
         if ph == L.SP_COOKIE:  # T1-cookie: COOKIE-ECHO again, with its DATA chunk
             half[h].n_timeout += 1
+            if half[h].syn_retx >= S.conn[h >> 1].max_init:  # sec. 5.1 C: give up as for the INIT
+                half[h].sphase = L.SP_ABORTED
+                half[h].state = L.S_SYN  # nothing more is sent
+                half[h].abort_t = t
+                half[h].rto_deadline = _INF
+                return
+            half[h].syn_retx += 1
             rto_backoff(S, h)
             send_chunk(S, h, 0, t, True)
             rto_arm(S, h, t)
         elif ph == L.SP_SHUT_SENT or ph == L.SP_SHUT_ACK_SENT:  # T2-shutdown
             half[h].n_timeout += 1
             rto_backoff(S, h)
-            sctp_packet(S, h, t, L.K_SHUTDOWN if ph == L.SP_SHUT_SENT else L.K_SHUTDOWN_ACK, 0, 0, 0, False)
+            sctp_packet(S, h, t, L.K_SHUTDOWN if ph == L.SP_SHUT_SENT else L.K_SHUTDOWN_ACK, 0, 0, 0, False, 0)
             rto_arm(S, h, t)
         elif ph != L.SP_CLOSED:
             on_t3(S, h, t)

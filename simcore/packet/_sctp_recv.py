@@ -9,7 +9,9 @@ ring (the TSNs of chunks this receiver has received, looked up rather than store
 
 SACK policy (sec. 6.2): with delayed SACKs, a SACK for at least every ``sack_every``-th packet carrying
 DATA, else when the timer (``delack_s``) fires; at once when a chunk arrives out of order (a gap appears),
-fills a gap, or is a duplicate. a_rwnd = the buffer less the bytes held out of order (the application
+fills a gap, or is a duplicate; the SACK reports the duplicate TSN (sec. 6.2: every duplicate since the last
+SACK; here at most one, since each packet with a duplicate draws a SACK at once and a retransmitted chunk goes
+alone). a_rwnd = the buffer less the bytes held out of order (the application
 reads in-order data at once).
 """
 
@@ -60,13 +62,15 @@ def start_receiver(S, r):
     half[r].rcv_nxt = 1
     half[r].ooo_row = take_row(S, L.ROWS_OOO)
     half[r].ooo_n = 0
+    half[r].dup_tsn = -1
     half[r].fin_rcvd_t = -1.0
 
 
 @njit(cache=True, _nrt=False)
 def fill_sack(S, r, p):
     """Write the SACK of receiver ``r`` into packet ``p``: cumulative TSN ack (``ack``), up to three gap
-    blocks as TSN ranges [lo, hi) lowest first (``sack``), a_rwnd (``wnd``); return the gap blocks written."""
+    blocks as TSN ranges [lo, hi) lowest first (``sack``), a_rwnd (``wnd``), the duplicate TSN received
+    since the last SACK (``ndup``, ``dup``); return the gap blocks and duplicate TSNs written."""
     half = S.half
     pk = S.pkt[p]
     rn = half[r].rcv_nxt
@@ -91,6 +95,11 @@ def fill_sack(S, r, p):
         pk.sack[2 * k + 1] = tsn_of(S, r, S.ooo[orow, best].hi)
         last = S.ooo[orow, best].lo
         k += 1
+    if half[r].dup_tsn >= 0:
+        pk.ndup = 1
+        pk.dup = half[r].dup_tsn
+        half[r].dup_tsn = -1
+        k += 1
     return k
 
 
@@ -108,6 +117,7 @@ def on_data(S, r, p, t):
     now = S.conn[r >> 1].delack == 0
     if seq + ln <= rn or ooo_holds(S, r, seq, seq + ln):
         half[r].n_dupseg += 1
+        half[r].dup_tsn = pkt[p].tsn  # a duplicate is a retransmitted chunk, alone in its packet
         now = True
     elif seq == rn:
         if half[r].ooo_n > 0:

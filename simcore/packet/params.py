@@ -346,9 +346,9 @@ class Connection:
     previous message of the same ``Message.stream`` is complete, so a loss holds up only its own stream (no head-of-line
     blocking across streams; an HTTP/2-like idealisation). 'sctp': an SCTP association (``sctp=SctpParams(...)``,
     default ``SctpParams()``; ``simcore.packet._sctp``): messages go as DATA chunks on ``Message.stream`` (below
-    ``n_streams``), delivered in order per stream; the closer ends the association with SHUTDOWN (no TIME-WAIT);
-    unordered delivery is not modelled yet. ``multistream=True`` is the old name of 'tcp_streams' (kept for older code;
-    prefer ``transport``). ``header_bytes`` overrides the scenario's per-packet header size (TCP).
+    ``n_streams``), delivered in order per stream (or each on arrival with ``SctpParams.unordered``); the closer
+    ends the association with SHUTDOWN (no TIME-WAIT). ``multistream=True`` is the old name of 'tcp_streams'
+    (kept for older code; prefer ``transport``). ``header_bytes`` overrides the scenario's per-packet header size (TCP).
     """
 
     client: int
@@ -387,8 +387,6 @@ class Connection:
         if self.transport == "sctp":
             if self.sctp is None:
                 object.__setattr__(self, "sctp", SctpParams())
-            if self.sctp.unordered:
-                raise ValueError("sctp.unordered=True is not allowed yet: unordered delivery is not modelled")
         elif self.sctp is not None:
             raise ValueError(f"sctp=SctpParams(...) is not allowed with transport={self.transport!r}: it "
                              "configures transport='sctp'")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from ._sctp_capture import chunk_bounds
 from .results import PacketResult
 
 __all__ = ["cwnd_figure", "time_sequence_figure", "queue_figure", "space_time_figure"]
@@ -49,14 +50,6 @@ def _is_sctp(result: PacketResult, conn: int) -> bool:
     return sc is not None and conn < len(sc.connections) and sc.connections[conn].transport == "sctp"
 
 
-def _chunk_starts(pt, conn: int, direction: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return (first byte, end byte) of the DATA chunks of one direction of an association, in TSN order
-    (chunks keep their bytes, and TSNs rise with them: TSN k is the k-th, from 0 as the simulator counts)."""
-    sel = (pt.conn == conn) & (pt.direction == direction) & (pt.kind == 0) & (pt.seqlen > 0) & ((pt.flags & 8) == 0)
-    starts, first = np.unique(pt.seq[sel], return_index=True)
-    return starts, starts + pt.seqlen[sel][first]
-
-
 def time_sequence_figure(result: PacketResult, conn: int = 0, direction: int = 0) -> go.Figure:
     """Return the time-sequence plot (sequence number vs time, s) of one direction of a connection (of an
     SCTP association: stream bytes, and the cumulative TSN ack drawn at the end of that chunk's bytes)."""
@@ -75,7 +68,7 @@ def time_sequence_figure(result: PacketResult, conn: int = 0, direction: int = 0
                                  marker_line_width=1.5))
     ack_y = pt.ack[acks]
     if _is_sctp(result, conn):
-        _, ends = _chunk_starts(pt, conn, direction)
+        _, ends = chunk_bounds(result, conn, direction)
         ack_y = np.where(ack_y >= 0, ends[np.clip(ack_y, 0, max(ends.size - 1, 0))] if ends.size else 1, 1)
     fig.add_trace(go.Scatter(x=pt.time_s[acks], y=ack_y, mode="lines", line_shape="hv",
                              name="SACK received" if _is_sctp(result, conn) else "ACK received"))
@@ -124,7 +117,10 @@ def _sctp_label(pt, i: int, closer_dir: int, tsn_of: dict) -> str:
         gaps = [] if pt.sack is None else [f"{lo}-{hi - 1}" for lo, hi in pt.sack[i] if lo >= 0]
         parts.append(f"SACK {int(pt.ack[i])}" + ("+" + ",".join(gaps) if gaps else ""))
     if pt.seqlen[i] > 0:
-        parts.append(f"DATA tsn {tsn_of[d].get(int(pt.seq[i]), '?')}")
+        starts = tsn_of[d]
+        first = int(np.searchsorted(starts, pt.seq[i]))
+        last = int(np.searchsorted(starts, pt.seq[i] + pt.seqlen[i])) - 1
+        parts.append(f"DATA tsn {first}" + (f"-{last}" if last > first else ""))
     if f & 16:
         parts.append("(retx)")
     return " ".join(parts)
@@ -158,7 +154,7 @@ def space_time_figure(result: PacketResult, conn: int = 0, t_max_s: float | None
     sctp = _is_sctp(result, conn)
     if sctp:
         closer_dir = {"client": 0, "server": 1}.get(result.scenario.connections[conn].closer, -1)
-        tsn_of = {d: {int(b): k for k, b in enumerate(_chunk_starts(pt, conn, d)[0])} for d in (0, 1)}
+        tsn_of = {d: chunk_bounds(result, conn, d)[0] for d in (0, 1)}
     xs: dict[bool, list] = {True: [], False: []}
     ys: dict[bool, list] = {True: [], False: []}
     texts: dict[bool, list] = {True: [], False: []}

@@ -44,6 +44,7 @@ class PacketTrace:
     flags: np.ndarray  # 1 SYN, 2 ACK, 4 FIN, 8 CBR, 16 retransmission
     link: np.ndarray
     sack: np.ndarray | None = None  # (n, 3, 2) SACK blocks [lo, hi) carried, most recent first; lo = -1 unused
+    dup_tsn: np.ndarray | None = None  # (n,) SCTP: the duplicate TSN a SACK reports (RFC 4960 sec. 6.2), -1 none
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,7 @@ class PacketResult:
     established_s: np.ndarray  # (n_conn,) when the client got the SYN-ACK (nan if never)
     timewait_s: np.ndarray  # (n_conn,) when the closer entered TIME-WAIT (nan if never)
     closed_s: np.ndarray  # (n_conn,) when the last FIN was acknowledged (nan if never)
+    aborted_s: np.ndarray  # (n_conn,) SCTP: when the client gave up the set-up after Max.Init.Retransmits (nan never)
     message_write_s: np.ndarray  # (n_msg,) when the application wrote it (nan if never)
     message_done_s: np.ndarray  # (n_msg,) when its last byte reached the receiving application
     message_latency_s: np.ndarray  # (n_msg,) done - write

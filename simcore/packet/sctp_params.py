@@ -32,7 +32,8 @@ class SctpParams:
     rto_initial_s / rto_min_s / rto_max_s: RTO.Initial, RTO.Min, RTO.Max (RFC 4960 sec. 15: 3, 1, 60 s),
         also the T1-init timer's start; each expiry doubles the timer up to RTO.Max (sec. 6.3.3 E2).
     max_init_retransmits: Max.Init.Retransmits (8): INIT or COOKIE-ECHO sent this often again, then the
-        association attempt is given up.
+        association attempt is given up at the next expiry (RFC 4960 sec. 5.1 A / C): the client sends
+        nothing more and ``PacketResult.aborted_s`` gives the time.
     max_burst: Max.Burst (4; 0 = no limit), applied before new data is sent (RFC 4960 sec. 6.1 D) by
         ``max_burst_rule``: 'cwnd' lowers cwnd to flightsize + max_burst * MTU when it is larger (the
         implementers' guide's rule that the FTP study blames), 'packets' sends at most max_burst

@@ -58,7 +58,7 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
     half["srtt"] = -1.0
     half["rto_deadline"] = np.inf
     half["last_send"] = -np.inf
-    for f in ("est_t", "fin_acked_t", "fin_rcvd_t"):
+    for f in ("est_t", "fin_acked_t", "fin_rcvd_t", "abort_t"):
         half[f] = np.nan
     conn = _connection_rows(sc)
     half["rto"] = np.repeat(conn["init_rto"], 2)
@@ -320,12 +320,13 @@ def _sctp_row(row: np.ndarray, sp: SctpParams) -> None:
     vals = {
         "proto": L.PROTO_SCTP, "mss": sp.max_payload_bytes, "rwnd": sp.rwnd_bytes, "iw": sp.initial_cwnd_bytes,
         "delack": sp.delayed_sack, "delack_s": sp.sack_timeout_s, "idle_restart": sp.idle_decay,
-        "multistream": 1, "hdr": 32, "min_rto": sp.rto_min_s, "max_rto": sp.rto_max_s,
+        "multistream": 2 if sp.unordered else 1, "hdr": 32, "min_rto": sp.rto_min_s, "max_rto": sp.rto_max_s,
         "init_rto": sp.rto_initial_s, "tick_s": 0.0, "init_ssthresh": sp.rwnd_bytes,  # the peer's a_rwnd
         "mtu": sp.mtu_bytes, "max_burst": sp.max_burst, "burst_pkts": sp.max_burst_rule == "packets",
         "miss_thr": sp.miss_indications, "htna": sp.htna, "fast_rec": sp.fast_recovery,
         "ss_min": sp.ssthresh_min_mtus, "idle_min": sp.idle_cwnd_min_mtus, "sack_every": sp.sack_every_packets,
         "cookie": sp.cookie_bytes, "cookie_data": sp.cookie_echo_data, "delack_ticks": 0, "variant": 0,
+        "max_init": sp.max_init_retransmits,
     }
     for name, v in vals.items():
         row[name] = v
@@ -410,7 +411,8 @@ def _result(sc: Scenario, S: L.State, isn: np.ndarray, ts_offset: np.ndarray | N
         ints = p[:, 1:].astype(np.int64)
         sack = ints[:, L.TRP_SACK - 1:L.TRP_SACK + 5].reshape(-1, 3, 2)
         sack[(ints[:, 7] & L.F_CBR) != 0] = -1
-        pkt_tr = PacketTrace(p[:, 0], *[ints[:, j] for j in range(9)], sack=sack)
+        dup = np.where(ints[:, L.TRP_NDUP - 1] > 0, ints[:, L.TRP_DUP - 1], -1)
+        pkt_tr = PacketTrace(p[:, 0], *[ints[:, j] for j in range(9)], sack=sack, dup_tsn=dup)
         q = S.tr_queue[: st["n_qtr"]]
         q_tr = QueueTrace(q[:, 0], q[:, 1].astype(np.int64), q[:, 2].astype(np.int64), q[:, 3])
     return PacketResult(
@@ -429,6 +431,7 @@ def _result(sc: Scenario, S: L.State, isn: np.ndarray, ts_offset: np.ndarray | N
         established_s=half["est_t"][0::2].copy(),
         timewait_s=conn["timewait_t"].copy(),
         closed_s=closed,
+        aborted_s=half["abort_t"][0::2].copy(),
         message_write_s=msg["write"].copy(),
         message_done_s=msg["done"].copy(),
         message_latency_s=msg["done"] - msg["write"],

@@ -91,9 +91,10 @@ def test_every_slider_position_is_safe(data):
     panel = _panel()
     values = {name: data.draw(st.floats(*_range(name))) for name in ("rtt_ms", "rate_mbps", "loss_pct")}
     values |= {name: data.draw(st.integers(*_range(name))) for name in ("buffer_packets", "flows", "seed")}
+    labelled = ("rwnd_bytes", "transport")  # dropdowns of (label, value)
     values |= {name: data.draw(st.sampled_from([v for _, v in panel.controls[name].options]
-                                               if name == "rwnd_bytes" else panel.controls[name].options))
-               for name in ("variant", "rwnd_bytes")}
+                                               if name in labelled else panel.controls[name].options))
+               for name in ("variant", "rwnd_bytes", "transport")}
     values["duration_s"] = data.draw(st.floats(_range("duration_s")[0], 3.0))  # short runs keep the test fast
     values["ts_window_s"] = tuple(sorted(data.draw(st.tuples(st.floats(*_range("ts_window_s")),
                                                               st.floats(*_range("ts_window_s"))))))
@@ -108,11 +109,33 @@ def test_every_slider_position_is_safe(data):
     assert all(len(t.x) <= ch.MAX_POINTS for f in panel.figures for t in f.data if t.x is not None)
 
 
+def test_sctp_transport_runs_associations_one_round_trip_later():
+    # RTT 100 ms: TCP's first data leaves when the SYN-ACK is back (1 RTT), SCTP's when the COOKIE-ACK is
+    # (INIT, INIT-ACK, COOKIE-ECHO, COOKIE-ACK: 2 RTT); transmission times at 5 Mbit/s add under 1 ms
+    first = {}
+    for transport in ("tcp", "sctp"):
+        s = ch.PrimerSetting(transport=transport, duration_s=3.0)
+        r = ch.run(s)
+        assert {c.transport for c in r.scenario.connections} == {transport}
+        d = ch.plot_data(r, s)
+        pt = r.packet_trace
+        data = (pt.conn == 0) & (pt.kind == 0) & (pt.direction == 0) & (pt.seqlen > 0) & ((pt.flags & 1) == 0)
+        first[transport] = pt.time_s[data][0]  # the first data (a SYN takes one sequence number too)
+        # the acknowledged line (a SACK's cumulative TSN drawn in bytes) never passes what was sent
+        assert d["acked"][1].max() <= d["sent"][1].max() + 1 + 1e-9
+    assert first["tcp"] == pytest.approx(0.1, abs=1e-3) and first["sctp"] == pytest.approx(0.2, abs=1e-3)
+    panel = ch.make_panel(ch.PrimerSetting(duration_s=3.0))
+    panel.set(transport="sctp")
+    assert panel.last_error is None and "goodput" in panel.status.value
+
+
 def test_setting_validation():
     with pytest.raises(ValueError, match="flows=5"):
         ch.PrimerSetting(flows=5)
     with pytest.raises(ValueError, match="variant='vegas'"):
         ch.PrimerSetting(variant="vegas")
+    with pytest.raises(ValueError, match="transport='udp'"):
+        ch.PrimerSetting(transport="udp")
 
 
 def test_window_limited_throughput_is_w_over_rtt():

@@ -251,3 +251,90 @@ def test_fast_recovery_cuts_cwnd_once_per_episode_in_rfc4960_only(preset, cuts):
     assert seq.tolist() == [1 + 1452, 1 + 6 * 1452]  # each lost TSN sent again once
     assert (r.fast_retransmits[0, 0], r.timeouts[0, 0]) == (cuts, 0)
     assert r.delivered_bytes[0, 0] == 30 * 1452
+
+
+@pytest.mark.parametrize("preset, n_msgs, first_chunks, later_chunks", [
+    # RFC 4960: initial cwnd 4380. A 101-byte message is one DATA chunk of 16 + 101 = 117 bytes, padded to
+    # 120 (sec. 3.3.1); a packet holds 1500 - 20 - 12 = 1468 bytes of chunks: 12 of them (1440; 13 would
+    # be 1560). 20 messages written at 0 wait for the association and leave at EST in 2 packets, 12 + 8
+    # chunks (flightsize 2020 < 4380).
+    ("rfc4960", 20, [12, 8], []),
+    # RFC 2960: initial cwnd 2 MTU = 3000. A chunk may be added while flightsize < 3000: the 30th (2929 <
+    # 3000) is, the 31st (3030) is not: 12 + 12 + 6 chunks at EST. The server SACKs the 2nd packet at once
+    # (every 2nd packet): cum TSN 23 (24 chunks, 2424 bytes) reaches the client at EST + 1472 + 1472 + 48
+    # us + 2 D; cwnd was fully used (3030 >= 3000): +min(2424, 1500) = 4500, flightsize 606, so the last
+    # 10 chunks leave at once in one packet.
+    ("rfc2960", 40, [12, 12, 6], [10]),
+])
+def test_small_messages_are_bundled_into_packets(preset, n_msgs, first_chunks, later_chunks):
+    r = _run([Message(0, 101)] * n_msgs, SctpParams.preset(preset))
+    t, seq, ln = _sent(r)
+    t, ln = t[2:], ln[2:]  # after INIT and COOKIE-ECHO
+    assert ln.tolist() == [101 * k for k in first_chunks + later_chunks]
+    assert t[:len(first_chunks)] == pytest.approx([EST] * len(first_chunks), abs=1e-9)
+    if later_chunks:
+        assert t[len(first_chunks)] == pytest.approx(EST + (1472 + 1472 + 48) * US + 2 * D, abs=1e-9)
+    # bytes on the wire: INIT 60 + COOKIE-ECHO 236 + per packet 20 + 12 + 120 per chunk
+    assert r.link_bytes[0] == 60 + 236 + sum(32 + 120 * k for k in first_chunks + later_chunks)
+    assert r.delivered_bytes[0, 0] == 101 * n_msgs
+    # the first packet's 12 messages complete together, when it has fully arrived
+    assert r.message_done_s[:12] == pytest.approx([EST + 1472 * US + D] * 12, abs=1e-9)
+
+
+@pytest.mark.parametrize("max_init, inits_s, abort_s", [
+    # every INIT lost. T1-init starts at RTO.Initial (3 s) and doubles up to RTO.Max (60 s) at each expiry
+    # (sec. 6.3.3 E2): timers 3, 6, 12, 24, 48, 60, 60, 60, so the 8 retransmissions (Max.Init.Retransmits)
+    # leave at 3, 9, 21, 45, 93, 153, 213, 273 s; the next expiry (273 + 60) gives up (sec. 5.1 A)
+    (8, [0, 3, 9, 21, 45, 93, 153, 213, 273], 333.0),
+    (2, [0, 3, 9], 21.0),
+])
+def test_set_up_is_given_up_after_max_init_retransmits(max_init, inits_s, abort_s):
+    r = _run([Message(0, 1000)], SctpParams(max_init_retransmits=max_init), drops=tuple(range(20)),
+             duration=400.0)
+    t, _, _ = _sent(r)
+    assert t == pytest.approx(inits_s, abs=1e-9)
+    assert r.aborted_s[0] == pytest.approx(abort_s, abs=1e-9)
+    assert np.isnan(r.established_s[0]) and np.isnan(r.message_done_s[0])
+    assert _sent(_run([Message(0, 1000)], SctpParams(max_init_retransmits=max_init)))[0].size > 2
+    assert np.isnan(_run([Message(0, 1000)]).aborted_s[0])
+
+
+def test_unordered_message_is_not_held_behind_a_loss_on_its_stream():
+    # as test_loss_on_stream_1_delays_stream_1_only, with the U bit (sec. 6.6): the second stream-1 message
+    # (chunks 20 and 21 of the flight) is delivered when its bytes arrive, as on a lossless path, long
+    # before message A (chunk 1 lost, retransmitted after the 3rd miss indication) completes
+    def run(back_drops, unordered):
+        sp = SctpParams(initial_cwnd_mtus=30, rwnd_bytes=1 << 20, max_burst=0, unordered=unordered)
+        msgs = [Message(0, 100),
+                Message(0, 10 * 1452, "server", after_message=0, stream=1),
+                Message(0, 10 * 1452, "server", after_message=0, stream=2),
+                Message(0, 2 * 1452, "server", after_message=0, stream=1)]
+        return _run(msgs, sp, back_drops=back_drops)
+
+    clean, lossy = run((), True), run((3,), True)
+    assert lossy.retransmits[0, 1] == 1
+    assert lossy.message_done_s[3] == pytest.approx(clean.message_done_s[3], abs=1e-12)
+    assert lossy.message_done_s[3] < lossy.message_done_s[1]
+    # all 22 chunks leave back to back: the first packet also carries the SACK the server owes for the
+    # request (16 bytes: 1516), the others are 1500 bytes; chunk 21 has arrived D after the 22nd ends
+    t, _, _ = _sent(clean, 1)
+    assert clean.message_done_s[3] == pytest.approx(t[2] + (1516 + 21 * 1500) * US + D, abs=1e-9)
+    # ordered, it waits for A (test_loss_on_stream_1_delays_stream_1_only)
+    ordered = run((3,), False)
+    assert ordered.message_done_s[3] == ordered.message_done_s[1] > lossy.message_done_s[3]
+
+
+def test_a_duplicate_tsn_is_reported_in_the_next_sack():
+    # one 1000-byte message: TSN 0 arrives at EST + 1048 us + D; its delayed SACK (offered packet 2 back,
+    # after INIT-ACK and COOKIE-ACK) is lost, so T3-rtx (RTO.Initial 3 s, no RTT sample yet) resends TSN 0
+    # at EST + 3 s. The duplicate draws an immediate SACK (sec. 6.2) reporting TSN 0 as a duplicate: 16 +
+    # 4 bytes of SACK, a 52-byte packet
+    r = _run([Message(0, 1000)], back_drops=(2,), duration=5.0)
+    pt = r.packet_trace
+    sacks = (pt.kind == 0) & (pt.direction == 1) & ((pt.flags & 2) != 0) & ((pt.flags & 1) == 0)
+    sacks &= (pt.flags & 32) == 0  # not the COOKIE-ACK
+    t, dup = pt.time_s[sacks], pt.dup_tsn[sacks]
+    assert t == pytest.approx([EST + 1048 * US + D + 0.2, EST + 3.0 + 1048 * US + D], abs=1e-9)
+    assert dup.tolist() == [-1, 0] and pt.ack[sacks].tolist() == [0, 0]
+    # back link: INIT-ACK 256 + COOKIE-ACK 36 + the lost SACK 48 (it was sent) + the SACK with the duplicate 52
+    assert r.link_bytes[1] == 256 + 36 + 48 + 52

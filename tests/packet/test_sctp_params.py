@@ -94,8 +94,7 @@ def test_connection_transports():
     with pytest.raises(ValueError, match="transport='udp' is not allowed: must be one of"):
         Connection(0, 1, transport="udp")
     assert Connection(0, 1, transport="sctp").sctp == SctpParams()
-    with pytest.raises(ValueError, match="sctp.unordered=True is not allowed yet"):
-        Connection(0, 1, transport="sctp", sctp=SctpParams(unordered=True))
+    assert Connection(0, 1, transport="sctp", sctp=SctpParams(unordered=True)).sctp.unordered
     with pytest.raises(ValueError, match="sctp=SctpParams.* is not allowed with transport='tcp'"):
         Connection(0, 1, sctp=SctpParams())
     with pytest.raises(ValueError, match="sctp=3 is not allowed"):
