@@ -4,11 +4,37 @@
 // package's plotly.min.js, held by a single shared library widget (`_library` refers to it); it is
 // unpacked once per page and shared by every figure. Python sends a full "snapshot" when a figure's
 // model appears in the page, then "patch" messages holding only the trace properties and layout keys
-// that changed (numeric arrays as binary buffers). After drawing, the page answers {type: "drawn", seq}
-// so Python can tell how long the student waited. Nothing else goes back: zooming or hovering in the
+// that changed (numeric arrays as binary buffers). The page itself tells the student how long a move took
+// (from the input event in a live panel to the last of its plots redrawn, written into the panel's
+// `.simcore-wait` note): any message back would wake the kernel once more after every redraw (30-50 ms a
+// move on a loaded 2-core machine, measured by benchmarks/bench_browser.py). Only a figure whose Python
+// side asked (`on_drawn`, trait `_ack_drawn`) answers {type: "drawn", seq}. Zooming or hovering in the
 // page sends no messages to the kernel.
 
 const LIVE = (globalThis.__simcoreLive ??= { plotly: null, figures: new Map() });
+const PANEL = ".simcore-live-panel";
+
+// the student's last input in a live panel (page clock): the start of the wait the panel's note reports
+if (!LIVE.input) {
+  LIVE.input = { t: 0, panel: null };
+  for (const type of ["pointerup", "change", "keydown"]) {
+    document.addEventListener(type, (e) => {
+      if (type === "keydown" && e.key !== "Enter" && !e.key.startsWith("Arrow")) return;
+      const panel = e.target && e.target.closest ? e.target.closest(PANEL) : null;
+      if (!panel) return;
+      LIVE.input = { t: performance.now(), panel };
+      const note = panel.querySelector(".simcore-wait .widget-html-content");
+      if (note) note.textContent = "";
+    }, true);
+  }
+}
+
+function noteWait(div) {
+  const panel = div.closest(PANEL);
+  if (!panel || panel !== LIVE.input.panel) return;
+  const note = panel.querySelector(".simcore-wait .widget-html-content");
+  if (note) note.textContent = `(redrawn ${Math.round(performance.now() - LIVE.input.t)} ms after your move)`;
+}
 const TYPED = {
   f8: Float64Array, f4: Float32Array, i4: Int32Array, u4: Uint32Array,
   i2: Int16Array, u2: Uint16Array, i1: Int8Array, u1: Uint8Array,
@@ -89,7 +115,7 @@ async function draw(Plotly, div, fig) {
 
 async function redrawAll(fig) {
   const Plotly = await LIVE.plotly;
-  await Promise.all([...fig.views].map((div) => draw(Plotly, div, fig)));
+  await Promise.all([...fig.views].map(async (div) => { await draw(Plotly, div, fig); noteWait(div); }));
 }
 
 function figureOf(model) {
@@ -108,7 +134,7 @@ export default {
       fig.seq = msg.seq;
       if (!fig.views.size) return;
       redrawAll(fig).then(
-        () => model.send({ type: "drawn", seq: msg.seq }),
+        () => { if (model.get("_ack_drawn")) model.send({ type: "drawn", seq: msg.seq }); },
         (err) => console.warn("simcore live figure: redraw failed", err),
       );
     };
@@ -136,7 +162,7 @@ export default {
     fig.views.add(div);
     if (fig.seq >= 0) {
       await draw(Plotly, div, fig);
-      model.send({ type: "drawn", seq: fig.seq });
+      if (model.get("_ack_drawn")) model.send({ type: "drawn", seq: fig.seq });
     }
     return () => {
       fig.views.delete(div);

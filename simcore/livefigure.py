@@ -20,9 +20,10 @@ Here instead:
   layout keys that differ from what the page has, numeric arrays as binary buffers (8 bytes a number
   instead of about 18 characters of JSON), and long lists of repeated strings (hover text per point,
   one story per client) as their distinct strings plus a 4-byte index per point.
-- Nothing is echoed back except a tiny ``drawn`` acknowledgement, so the kernel is idle as soon as the
-  page has drawn; ``on_drawn(callback)`` hears it (``LivePanel`` uses it to report the time the
-  student waited).
+- Nothing is echoed back, so the kernel is idle as soon as it has sent the update: the page itself
+  writes how long the student waited (input event to redraw) into the enclosing ``LivePanel``'s note.
+  ``on_drawn(callback)`` asks the page for a tiny ``drawn`` acknowledgement after each redraw (it wakes
+  the kernel once more per move, 30-50 ms on a loaded 2-core machine, so panels do not ask by default).
 """
 
 from __future__ import annotations
@@ -104,6 +105,8 @@ class _FigureView(anywidget.AnyWidget):
     # the figure's full state until the page has shown it (numeric arrays as bytes, see _inline)
     _snapshot = traitlets.Dict().tag(sync=True)
     _library = traitlets.Instance(_PlotlyLibrary).tag(sync=True, **widgets.widget_serialization)
+    # answer {"type": "drawn", "seq"} after each redraw (set by LiveFigure.on_drawn)
+    _ack_drawn = traitlets.Bool(False).tag(sync=True)
 
 
 def _is_number(v) -> bool:
@@ -212,8 +215,10 @@ class LiveFigure(go.Figure):
         return self._view
 
     def on_drawn(self, callback: Callable[[int], None]) -> None:
-        """Call ``callback(seq)`` when the page reports it has drawn update ``seq``."""
+        """Call ``callback(seq)`` when the page reports it has drawn update ``seq`` (from now on the page
+        acknowledges every redraw, which keeps the kernel busy a little after each one)."""
         self._drawn_callbacks.append(callback)
+        self._view._ack_drawn = True
 
     # plotly calls these after every change (in a batch: once, when it ends); a plain Figure ignores them
     def _send_addTraces_msg(self, *_args, **_kwargs):

@@ -95,12 +95,26 @@ def test_panel_reports_the_redraw_time_after_the_page_acknowledges():
         return "ok"
 
     panel = LivePanel({"x": slider}, update, [fig],
-                      idle=lambda v: {"x": "demo reason"} if v["x"] > 5 else {})
+                      idle=lambda v: {"x": "demo reason"} if v["x"] > 5 else {}, redraw_ack=True)
+    assert fig.widget._ack_drawn  # asked for: the page will acknowledge every redraw
     slider.value = 7.0
     assert panel.last_redraw_ms is None and "Python" in panel.status.value
     assert slider.disabled and "demo reason" in panel.status.value
     fig._on_msg(None, {"type": "drawn", "seq": sent[-1][0]["seq"]}, [])
     assert panel.last_redraw_ms is not None and "redrawn" in panel.status.value
+
+
+def test_a_panel_does_not_ask_the_page_to_acknowledge_redraws_by_default():
+    fig = LiveFigure()
+    fig.add_scatter(x=[0], y=[0], name="dot")
+    sent = _connected(fig)
+    slider = float_slider("x", 1.0, 0.0, 10.0, 1.0)
+    panel = LivePanel({"x": slider}, lambda v: fig.data[0].update(x=[v["x"]]) and None, [fig])
+    slider.value = 3.0
+    assert sent[-1][0]["type"] == "patch"  # the move reached the page
+    # nothing would come back to wake the kernel after the redraw; the page writes the wait itself
+    assert not fig.widget._ack_drawn and "simcore-wait" in panel.wait_note._dom_classes
+    assert panel.wait_note in panel.widget.children
 
 
 @pytest.mark.parametrize(("a", "b", "same"), [(20.0, 19.999999999999996, True), (20.0, 21.0, False),
