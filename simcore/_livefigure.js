@@ -1,8 +1,9 @@
 // Front end of simcore.livefigure.LiveFigure: one plotly.js per page, figures patched in place.
 //
-// plotly.js is not in this module: it comes once per kernel as the gzipped bytes of the installed plotly
-// package's plotly.min.js, held by a single shared library widget (`_library` refers to it); it is
-// unpacked once per page and shared by every figure. Python sends a full "snapshot" when a figure's
+// plotly.js is not in this module: the page's own copy is used when JupyterLab's plotly extension has
+// loaded the same version (window.Plotly, after a static plotly output); otherwise it comes once per kernel as the gzipped bytes of the
+// installed plotly package's plotly.min.js, held by a single shared library widget (`_library` refers to
+// it), unpacked once per page and shared by every figure. Python sends a full "snapshot" when a figure's
 // model appears in the page, then "patch" messages holding only the trace properties and layout keys
 // that changed (numeric arrays as binary buffers). The page itself tells the student how long a move took
 // (from the input event in a live panel to the last of its plots redrawn, written into the panel's
@@ -41,11 +42,21 @@ const TYPED = {
 };
 const CONFIG = { responsive: true, displaylogo: false, modeBarButtonsToRemove: ["toImage"] };
 
+// JupyterLab's own plotly renderer (the jupyterlab-plotly extension of the same plotly package) holds this
+// very plotly.js and, once it has drawn a static plotly output, leaves it in window.Plotly: reuse it then
+// rather than unpack and evaluate a second copy (about 1 s of the page's main thread).
+function pagePlotly(version) {
+  const P = globalThis.Plotly;
+  return P && typeof P.react === "function" && P.version === version ? P : null;
+}
+
 function loadPlotly(model) {
   if (!LIVE.plotly) {
     LIVE.plotly = (async () => {
       const ref = String(model.get("_library")).replace(/^IPY_MODEL_/, "");
       const library = await model.widget_manager.get_model(ref);
+      const own = pagePlotly(library.get("version"));
+      if (own) return own;
       const gz = library.get("bundle_gz");
       const bytes = gz instanceof DataView ? new Uint8Array(gz.buffer, gz.byteOffset, gz.byteLength) : gz;
       const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
@@ -59,16 +70,17 @@ function loadPlotly(model) {
   return LIVE.plotly;
 }
 
-function decode(value, buffers) {
-  if (Array.isArray(value)) return value.map((v) => decode(v, buffers));
+function decode(value, buffers, strings) {
+  if (Array.isArray(value)) return value.map((v) => decode(v, buffers, strings));
   if (value && typeof value === "object") {
     if ("__strs__" in value) return Array.from(decode(value.index, buffers), (i) => value.__strs__[i]);
+    if ("__stri__" in value) return Array.from(decode(value.__stri__, buffers), (i) => strings[i]);
     if ("__nd__" in value) {  // an index into the message's buffers, or (widget state) the bytes
       const dv = typeof value.__nd__ === "number" ? buffers[value.__nd__] : value.__nd__;
       return new TYPED[value.dtype](dv.buffer.slice(dv.byteOffset, dv.byteOffset + dv.byteLength));
     }
     const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = decode(v, buffers);
+    for (const [k, v] of Object.entries(value)) out[k] = decode(v, buffers, strings);
     return out;
   }
   return value;
@@ -96,21 +108,29 @@ function applyPatch(fig, msg, buffers) {
     const trace = (fig.data[Number(i)] ??= {});
     for (const [k, v] of Object.entries(props)) {
       if (v === null) delete trace[k];
-      else trace[k] = decode(v, buffers);
+      else trace[k] = decode(v, buffers, msg.strings);
     }
   }
   fig.data.length = msg.n_traces;
   for (const [k, v] of Object.entries(msg.layout || {})) {
     if (v === null) delete fig.layout[k];
-    else fig.layout[k] = decode(v, buffers);
+    else fig.layout[k] = decode(v, buffers, msg.strings);
   }
+}
+
+// Each plot is a fixed-size box (its layout's height) with `contain: strict`: the text measurements
+// plotly makes while redrawing then lay out that box only, not the whole notebook around it (every
+// cell stays in the page), which took a good part of a redraw in JupyterLab.
+function size(div, height) {
+  div.style.height = `${height}px`;
+  div.style.contain = "strict";
 }
 
 async function draw(Plotly, div, fig) {
   const layout = clone(fig.layout);
   layout.datarevision = fig.seq;
+  if (layout.height) size(div, layout.height);
   await Plotly.react(div, fig.data.map(clone), layout, CONFIG);
-  div.style.minHeight = "";
 }
 
 async function redrawAll(fig) {
@@ -156,7 +176,7 @@ export default {
     const div = document.createElement("div");
     div.className = "simcore-live-figure";
     div.style.width = "100%";
-    div.style.minHeight = `${fig.layout.height || model.get("_height") || 400}px`;
+    size(div, fig.layout.height || model.get("_height") || 400);
     el.appendChild(div);
     const Plotly = await loadPlotly(model);
     fig.views.add(div);

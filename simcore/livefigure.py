@@ -10,7 +10,9 @@ and names and styles set before display can be missing on first display.
 
 Here instead:
 - plotly.js reaches the page once per kernel: one shared ``_PlotlyLibrary`` widget holds the installed
-  plotly package's ``plotly.min.js`` gzipped (about 1.4 MB instead of 4.8 MB), unpacked once per page.
+  plotly package's ``plotly.min.js`` gzipped (about 1.4 MB instead of 4.8 MB), unpacked once per page,
+  unless the page has that plotly.js evaluated already (``window.Plotly``, left by JupyterLab's
+  jupyterlab-plotly renderer once it has drawn a static plotly output).
 - Until the page has shown the figure, its full state travels in the widget's own state (``_snapshot``,
   kept current after every change), so the page draws it as soon as the output appears, even while the
   kernel is still busy running the notebook's later cells (a request-and-answer handshake waited behind
@@ -55,6 +57,7 @@ class _PlotlyLibrary(anywidget.AnyWidget):
 
     _esm = "export default { initialize() {} };"
     bundle_gz = traitlets.Bytes().tag(sync=True)
+    version = traitlets.Unicode().tag(sync=True)  # plotly.js's version: a page that has it already uses its own
 
 
 _LIBRARY: list[_PlotlyLibrary] = []
@@ -89,7 +92,9 @@ def _bundle_gz() -> bytes:
 
 def _library() -> _PlotlyLibrary:
     if not _LIBRARY:
-        _LIBRARY.append(_PlotlyLibrary(bundle_gz=_bundle_gz()))
+        from plotly.offline import get_plotlyjs_version
+
+        _LIBRARY.append(_PlotlyLibrary(bundle_gz=_bundle_gz(), version=get_plotlyjs_version()))
     return _LIBRARY[0]
 
 
@@ -113,10 +118,12 @@ def _is_number(v) -> bool:
     return v is None or (isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_)))
 
 
-def encode(value, buffers: list) -> object:
+def encode(value, buffers: list, strings: dict | None = None) -> object:
     """Return ``value`` as JSON-ready data for the page, numeric numpy arrays (and long numeric lists)
     replaced by ``{"__nd__": i, "dtype": ...}`` with their bytes appended to ``buffers``; NaN and
-    infinities in plain numbers become None (a gap for plotly)."""
+    infinities in plain numbers become None (a gap for plotly). With ``strings`` (a dict, string -> number,
+    shared by everything in one message), long lists of repeated strings refer into that one table
+    (``{"__stri__": index buffer}``), so hover text that two traces share travels once."""
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "iuf" and value.ndim == 1:
             arr = value
@@ -125,17 +132,17 @@ def encode(value, buffers: list) -> object:
                 arr, code = arr.astype(np.float64), "f8"
             buffers.append(np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False).tobytes())
             return {"__nd__": len(buffers) - 1, "dtype": code}
-        return encode(value.tolist(), buffers)
+        return encode(value.tolist(), buffers, strings)
     if isinstance(value, dict):
-        return {k: encode(v, buffers) for k, v in value.items()}
+        return {k: encode(v, buffers, strings) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         if len(value) > _LIST_AS_ARRAY and all(map(_is_number, value)):
             return encode(np.array([np.nan if v is None else v for v in value], dtype=np.float64), buffers)
         if len(value) > _LIST_AS_ARRAY and all(isinstance(v, str) or v is None for v in value):
-            words = _string_table(value, buffers)
+            words = _string_table(value, buffers, strings)
             if words is not None:
                 return words
-        return [encode(v, buffers) for v in value]
+        return [encode(v, buffers, strings) for v in value]
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
@@ -143,9 +150,16 @@ def encode(value, buffers: list) -> object:
     return value
 
 
-def _string_table(value: list | tuple, buffers: list) -> dict | None:
+def _string_table(value: list | tuple, buffers: list, strings: dict | None = None) -> dict | None:
     """Return a long list of strings (or None) as {"__strs__": distinct strings, "index": buffer} when
-    its strings repeat (hover text per point that is one story per client), else None."""
+    its strings repeat (hover text per point that is one story per client), else None; with ``strings``
+    (the message's table) as {"__stri__": buffer of indices into it}."""
+    if strings is not None:
+        if 2 * len(set(value)) > len(value):
+            return None
+        index = np.fromiter((strings.setdefault(v, len(strings)) for v in value), dtype="<i4", count=len(value))
+        buffers.append(index.tobytes())
+        return {"__stri__": {"__nd__": len(buffers) - 1, "dtype": "i4"}}
     table: dict = {}
     index = np.fromiter((table.setdefault(v, len(table)) for v in value), dtype=np.int32, count=len(value))
     if 2 * len(table) > len(value):
@@ -281,21 +295,23 @@ class LiveFigure(go.Figure):
             return None
         start = time.perf_counter()
         buffers: list = []
+        strings: dict = {}
         traces: dict[str, dict] = {}
         for i, trace in enumerate(self._data):
             old = self._sent_data[i] if i < len(self._sent_data) else {}
-            changed = {k: encode(v, buffers) for k, v in trace.items() if k not in old or not _same(v, old[k])}
+            changed = {k: encode(v, buffers, strings) for k, v in trace.items()
+                       if k not in old or not _same(v, old[k])}
             changed.update({k: None for k in old if k not in trace})
             if changed:
                 traces[str(i)] = changed
-        layout = {k: encode(v, buffers) for k, v in self._layout.items()
+        layout = {k: encode(v, buffers, strings) for k, v in self._layout.items()
                   if k not in self._sent_layout or not _same(v, self._sent_layout[k])}
         layout.update({k: None for k in self._sent_layout if k not in self._layout})
         if not traces and not layout and len(self._data) == len(self._sent_data):
             return None
         self._seq += 1
         self._view.send({"type": "patch", "seq": self._seq, "traces": traces, "layout": layout,
-                         "n_traces": len(self._data)}, buffers)
+                         "n_traces": len(self._data), "strings": list(strings)}, buffers)
         prev = self._sent_data
         self._sent_data = [_snap(t) if (str(i) in traces or i >= len(prev)) else prev[i]
                            for i, t in enumerate(self._data)]

@@ -65,6 +65,25 @@ def test_before_the_page_shows_it_the_figure_travels_in_the_widget_state():
     assert sent[-1]["type"] == "snapshot" and sent[-1]["data"][0]["name"] == "after hello"
 
 
+def test_hover_text_two_traces_share_travels_once_per_message():
+    fig = LiveFigure()
+    fig.add_scatter(x=[0], y=[0], name="waiting")
+    fig.add_scatter(x=[0], y=[0], name="connected")
+    sent = _connected(fig)
+    stories = [f"client {c}" for c in range(40)]
+    a = [stories[c] for c in range(0, 40, 2) for _ in range(6)]  # 120 points, 20 clients
+    b = [stories[c] for c in range(40) for _ in range(3)]  # 120 points, all 40 clients
+    with fig.batch_update():
+        fig.data[0].hovertext = a
+        fig.data[1].hovertext = b
+    content, buffers = sent[-1]
+    table = content["strings"]
+    assert len(table) == 40 and sorted(table) == sorted(stories)  # each story once in the message
+    for i, want in (("0", a), ("1", b)):
+        ref = content["traces"][i]["hovertext"]["__stri__"]["__nd__"]
+        assert [table[k] for k in np.frombuffer(buffers[ref], "<i4")] == want
+
+
 def test_a_batch_sends_only_the_changed_properties_once():
     fig = LiveFigure()
     fig.add_scatter(x=[0, 1], y=[2, 3], name="a")
