@@ -138,6 +138,16 @@ async function redrawAll(fig) {
   await Promise.all([...fig.views].map(async (div) => { await draw(Plotly, div, fig); noteWait(div); }));
 }
 
+// Patches flagged `more` (LivePanel sends one per figure, all but the last flagged) wait for the last:
+// then every figure of the move is redrawn in the same task, so the browser lays out and paints once.
+// A timer draws them anyway should the last never come.
+function flushHeld() {
+  clearTimeout(LIVE.heldTimer);
+  const pending = [...(LIVE.held || new Map()).values()];
+  LIVE.held = new Map();
+  for (const go of pending) go();
+}
+
 function figureOf(model) {
   const id = model.get("_uid");
   if (!LIVE.figures.has(id)) LIVE.figures.set(id, { data: [], layout: {}, seq: -1, views: new Set() });
@@ -153,10 +163,18 @@ export default {
       applyPatch(fig, msg, buffers || []);
       fig.seq = msg.seq;
       if (!fig.views.size) return;
-      redrawAll(fig).then(
+      const go = () => redrawAll(fig).then(
         () => { if (model.get("_ack_drawn")) model.send({ type: "drawn", seq: msg.seq }); },
         (err) => console.warn("simcore live figure: redraw failed", err),
       );
+      if (msg.more) {
+        (LIVE.held ??= new Map()).set(fig, go);
+        clearTimeout(LIVE.heldTimer);
+        LIVE.heldTimer = setTimeout(flushHeld, 250);
+        return;
+      }
+      flushHeld();
+      go();
     };
     // the state Python keeps current until this page has shown the figure: no round trip to a kernel
     // that may still be busy running the notebook's later cells

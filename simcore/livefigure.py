@@ -31,13 +31,14 @@ Here instead:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import math
 import os
 import time
 import uuid
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import anywidget
@@ -46,7 +47,7 @@ import numpy as np
 import plotly.graph_objects as go
 import traitlets
 
-__all__ = ["LiveFigure", "encode"]
+__all__ = ["LiveFigure", "encode", "held_together"]
 
 _TYPED = {"f8", "f4", "i4", "u4", "i2", "u2", "i1", "u1"}
 _LIST_AS_ARRAY = 64  # numeric lists longer than this travel as float64 buffers (None -> NaN, a gap)
@@ -204,6 +205,27 @@ def _snap(value):
     return value
 
 
+@contextlib.contextmanager
+def held_together(figures: Iterable) -> Iterator[None]:
+    """Hold the updates of ``figures`` (the ``LiveFigure`` among them) made inside the block and send them
+    at its end, all but the last flagged ``more``: the page draws them in one go, one layout and paint for
+    all instead of one per figure (``LivePanel`` wraps every update in this)."""
+    live = [f for f in figures if isinstance(f, LiveFigure)]
+    for fig in live:
+        fig._held = []
+    try:
+        yield
+    finally:
+        out = []
+        for fig in live:
+            out += [(fig, msg, buffers) for msg, buffers in fig._held]
+            fig._held = None
+        for k, (fig, msg, buffers) in enumerate(out):
+            if k < len(out) - 1:
+                msg["more"] = True
+            fig._view.send(msg, buffers)
+
+
 class LiveFigure(go.Figure):
     """A ``go.Figure`` that mirrors itself into the page (see the module's docstring).
 
@@ -310,8 +332,13 @@ class LiveFigure(go.Figure):
         if not traces and not layout and len(self._data) == len(self._sent_data):
             return None
         self._seq += 1
-        self._view.send({"type": "patch", "seq": self._seq, "traces": traces, "layout": layout,
-                         "n_traces": len(self._data), "strings": list(strings)}, buffers)
+        msg = {"type": "patch", "seq": self._seq, "traces": traces, "layout": layout,
+               "n_traces": len(self._data), "strings": list(strings)}
+        held = getattr(self, "_held", None)
+        if held is not None:
+            held.append((msg, buffers))
+        else:
+            self._view.send(msg, buffers)
         prev = self._sent_data
         self._sent_data = [_snap(t) if (str(i) in traces or i >= len(prev)) else prev[i]
                            for i, t in enumerate(self._data)]

@@ -29,7 +29,7 @@ import plotly.graph_objects as go
 
 from simcore import static
 from simcore._validate import check_int
-from simcore.livefigure import LiveFigure
+from simcore.livefigure import LiveFigure, held_together
 
 __all__ = [
     "COLORS",
@@ -330,6 +330,7 @@ class LivePanel:
             values = self.values()
             self._mark_idle(values)
             with ExitStack() as stack:
+                stack.enter_context(held_together(self.figures))  # entered first: sends after every batch
                 for fig in self.figures:
                     stack.enter_context(fig.batch_update())
                 message = self.update(values)

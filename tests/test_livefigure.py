@@ -84,6 +84,27 @@ def test_hover_text_two_traces_share_travels_once_per_message():
         assert [table[k] for k in np.frombuffer(buffers[ref], "<i4")] == want
 
 
+def test_a_panel_sends_its_figures_updates_together_all_but_the_last_flagged_more():
+    figs = [LiveFigure(), LiveFigure()]
+    sent = []
+    for fig in figs:
+        fig.add_scatter(x=[0], y=[0], name="dot")
+        fig.widget.send = lambda content, buffers=None, fig=fig: sent.append((fig, content))
+        fig._on_msg(None, {"type": "hello"}, [])
+    slider = float_slider("x", 1.0, 0.0, 10.0, 1.0)
+
+    def update(values):
+        for fig in figs:
+            fig.data[0].x = [values["x"]]
+        assert sent == []  # held until every figure is done
+
+    LivePanel({"x": slider}, update, figs)
+    sent.clear()
+    slider.value = 4.0
+    assert [fig for fig, _ in sent] == figs
+    assert sent[0][1]["more"] is True and "more" not in sent[1][1]
+
+
 def test_a_batch_sends_only_the_changed_properties_once():
     fig = LiveFigure()
     fig.add_scatter(x=[0, 1], y=[2, 3], name="a")
