@@ -162,19 +162,19 @@ export default {
       if (msg.seq <= fig.seq) return;
       applyPatch(fig, msg, buffers || []);
       fig.seq = msg.seq;
-      if (!fig.views.size) return;
       const go = () => redrawAll(fig).then(
         () => { if (model.get("_ack_drawn")) model.send({ type: "drawn", seq: msg.seq }); },
         (err) => console.warn("simcore live figure: redraw failed", err),
       );
       if (msg.more) {
+        if (!fig.views.size) return;
         (LIVE.held ??= new Map()).set(fig, go);
         clearTimeout(LIVE.heldTimer);
         LIVE.heldTimer = setTimeout(flushHeld, 250);
         return;
       }
-      flushHeld();
-      go();
+      flushHeld();  // the move's last figure (shown or not): draw what waited for it
+      if (fig.views.size) go();
     };
     // the state Python keeps current until this page has shown the figure: no round trip to a kernel
     // that may still be busy running the notebook's later cells
