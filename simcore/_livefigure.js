@@ -50,11 +50,10 @@ function pagePlotly(version) {
   return P && typeof P.react === "function" && P.version === version ? P : null;
 }
 
-function loadPlotly(model) {
+// Start unpacking plotly.js from the library model (at most once per page).
+function fromLibrary(library) {
   if (!LIVE.plotly) {
     LIVE.plotly = (async () => {
-      const ref = String(model.get("_library")).replace(/^IPY_MODEL_/, "");
-      const library = await model.widget_manager.get_model(ref);
       const own = pagePlotly(library.get("version"));
       if (own) return own;
       const gz = library.get("bundle_gz");
@@ -68,6 +67,12 @@ function loadPlotly(model) {
     LIVE.plotly.catch(() => { LIVE.plotly = null; });
   }
   return LIVE.plotly;
+}
+
+async function loadPlotly(model) {
+  if (LIVE.plotly) return LIVE.plotly;
+  const ref = String(model.get("_library")).replace(/^IPY_MODEL_/, "");
+  return fromLibrary(await model.widget_manager.get_model(ref));
 }
 
 function decode(value, buffers, strings) {
@@ -156,6 +161,12 @@ function figureOf(model) {
 
 export default {
   initialize({ model }) {
+    // the library model (this module is its front end too): unpack plotly.js as soon as it arrives,
+    // which is when `import simcore.plotting` runs in a kernel, while the kernel goes on importing
+    if (model.get("_uid") === undefined) {
+      fromLibrary(model);
+      return;
+    }
     const fig = figureOf(model);
     loadPlotly(model);
     const apply = (msg, buffers) => {

@@ -56,7 +56,7 @@ _LIST_AS_ARRAY = 64  # numeric lists longer than this travel as float64 buffers 
 class _PlotlyLibrary(anywidget.AnyWidget):
     """Holds plotly.js (gzipped) for the page; never displayed. One per kernel (``_library()``)."""
 
-    _esm = "export default { initialize() {} };"
+    _esm = Path(__file__).with_name("_livefigure.js")  # its initialize() starts unpacking plotly.js
     bundle_gz = traitlets.Bytes().tag(sync=True)
     version = traitlets.Unicode().tag(sync=True)  # plotly.js's version: a page that has it already uses its own
 
@@ -97,6 +97,21 @@ def _library() -> _PlotlyLibrary:
 
         _LIBRARY.append(_PlotlyLibrary(bundle_gz=_bundle_gz(), version=get_plotlyjs_version()))
     return _LIBRARY[0]
+
+
+def preload() -> None:
+    """Inside a running kernel (and not a book build), send plotly.js to the page now, so that the page
+    unpacks it while the notebook is still importing and running, before the first live figure."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # no IPython: nothing to preload into
+        return
+    from simcore import static
+
+    shell = get_ipython()
+    if shell is None or getattr(shell, "kernel", None) is None or static.is_static():
+        return
+    _library()
 
 
 def warm() -> None:

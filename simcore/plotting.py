@@ -27,7 +27,7 @@ import ipywidgets as widgets
 import numpy as np
 import plotly.graph_objects as go
 
-from simcore import static
+from simcore import livefigure, static
 from simcore._validate import check_int
 from simcore.livefigure import LiveFigure, held_together
 
@@ -84,6 +84,8 @@ COLORS: dict[str, str] = {
 
 if static.is_static():  # a book build: figures shown in cells render as HTML divs (simcore.static)
     static.use_static_renderer()
+else:  # in a kernel: plotly.js travels to the page now, while the chapter is still importing
+    livefigure.preload()
 
 _FALLBACK = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 
