@@ -81,10 +81,12 @@ _HOOK_KERNEL_JS = """() => {
   if (!k) return false;
   k.statusChanged.connect((_, s) => b.kstat.push([performance.now(), s]));
   // stderr / errors caused by widget messages (not by a cell): where a failing comm handler's
-  // traceback goes (JupyterLab shows it only in the log console)
+  // traceback goes (JupyterLab shows it only in the log console). Counted from Run All on: before it,
+  // a fresh kernel without ipywidgets imported answers the widget manager's state request with
+  // "No such comm target registered: jupyter.widget.control" / "No such comm: ..." (harmless, every time)
   k.iopubMessage.connect((_, m) => {
     const t = m.header.msg_type, parent = (m.parent_header || {}).msg_type;
-    if (parent === 'execute_request') return;
+    if (parent === 'execute_request' || !b.running) return;
     if (t === 'error' || (t === 'stream' && m.content.name === 'stderr'))
       b.kerr.push(t === 'error' ? `${m.content.ename}: ${m.content.evalue}` : m.content.text.slice(0, 2000));
   });
@@ -267,7 +269,8 @@ def open_chapter(browser, url: str, notebook: str, log: dict):
     page.wait_for_function("() => { const s = window.__bench.kstat; return s.length && s[s.length-1][1] === 'idle'; }",
                            timeout=120_000)
     log["run_all_s"] = page.evaluate("() => performance.now()") / 1000  # page + kernel ready
-    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    page.evaluate("() => { window.__bench.running = true; "
+                  "return window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     _wait_cells_done(page, 600)
     log["load_s"] = time.monotonic() - t_open
     log["load_bytes"] = sum(n for _, n in log["ws_bytes"])
