@@ -10,7 +10,9 @@ and names and styles set before display can be missing on first display.
 
 Here instead:
 - plotly.js reaches the page once per kernel: one shared ``_PlotlyLibrary`` widget holds the installed
-  plotly package's ``plotly.min.js`` gzipped (about 1.4 MB instead of 4.8 MB), unpacked once per page.
+  plotly package's ``plotly.min.js`` gzipped (about 1.4 MB instead of 4.8 MB), unpacked once per page,
+  unless the page has that plotly.js evaluated already (``window.Plotly``, left by JupyterLab's
+  jupyterlab-plotly renderer once it has drawn a static plotly output).
 - Until the page has shown the figure, its full state travels in the widget's own state (``_snapshot``,
   kept current after every change), so the page draws it as soon as the output appears, even while the
   kernel is still busy running the notebook's later cells (a request-and-answer handshake waited behind
@@ -20,21 +22,23 @@ Here instead:
   layout keys that differ from what the page has, numeric arrays as binary buffers (8 bytes a number
   instead of about 18 characters of JSON), and long lists of repeated strings (hover text per point,
   one story per client) as their distinct strings plus a 4-byte index per point.
-- Nothing is echoed back except a tiny ``drawn`` acknowledgement, so the kernel is idle as soon as the
-  page has drawn; ``on_drawn(callback)`` hears it (``LivePanel`` uses it to report the time the
-  student waited).
+- Nothing is echoed back, so the kernel is idle as soon as it has sent the update: the page itself
+  writes how long the student waited (input event to redraw) into the enclosing ``LivePanel``'s note.
+  ``on_drawn(callback)`` asks the page for a tiny ``drawn`` acknowledgement after each redraw (it wakes
+  the kernel once more per move, 30-50 ms on a loaded 2-core machine, so panels do not ask by default).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gzip
 import math
 import os
 import time
 import uuid
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import anywidget
@@ -43,7 +47,7 @@ import numpy as np
 import plotly.graph_objects as go
 import traitlets
 
-__all__ = ["LiveFigure", "encode"]
+__all__ = ["LiveFigure", "encode", "held_together"]
 
 _TYPED = {"f8", "f4", "i4", "u4", "i2", "u2", "i1", "u1"}
 _LIST_AS_ARRAY = 64  # numeric lists longer than this travel as float64 buffers (None -> NaN, a gap)
@@ -52,8 +56,9 @@ _LIST_AS_ARRAY = 64  # numeric lists longer than this travel as float64 buffers 
 class _PlotlyLibrary(anywidget.AnyWidget):
     """Holds plotly.js (gzipped) for the page; never displayed. One per kernel (``_library()``)."""
 
-    _esm = "export default { initialize() {} };"
+    _esm = Path(__file__).with_name("_livefigure.js")  # its initialize() starts unpacking plotly.js
     bundle_gz = traitlets.Bytes().tag(sync=True)
+    version = traitlets.Unicode().tag(sync=True)  # plotly.js's version: a page that has it already uses its own
 
 
 _LIBRARY: list[_PlotlyLibrary] = []
@@ -88,8 +93,25 @@ def _bundle_gz() -> bytes:
 
 def _library() -> _PlotlyLibrary:
     if not _LIBRARY:
-        _LIBRARY.append(_PlotlyLibrary(bundle_gz=_bundle_gz()))
+        from plotly.offline import get_plotlyjs_version
+
+        _LIBRARY.append(_PlotlyLibrary(bundle_gz=_bundle_gz(), version=get_plotlyjs_version()))
     return _LIBRARY[0]
+
+
+def preload() -> None:
+    """Inside a running kernel (and not a book build), send plotly.js to the page now, so that the page
+    unpacks it while the notebook is still importing and running, before the first live figure."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # no IPython: nothing to preload into
+        return
+    from simcore import static
+
+    shell = get_ipython()
+    if shell is None or getattr(shell, "kernel", None) is None or static.is_static():
+        return
+    _library()
 
 
 def warm() -> None:
@@ -104,16 +126,20 @@ class _FigureView(anywidget.AnyWidget):
     # the figure's full state until the page has shown it (numeric arrays as bytes, see _inline)
     _snapshot = traitlets.Dict().tag(sync=True)
     _library = traitlets.Instance(_PlotlyLibrary).tag(sync=True, **widgets.widget_serialization)
+    # answer {"type": "drawn", "seq"} after each redraw (set by LiveFigure.on_drawn)
+    _ack_drawn = traitlets.Bool(False).tag(sync=True)
 
 
 def _is_number(v) -> bool:
     return v is None or (isinstance(v, (int, float, np.number)) and not isinstance(v, (bool, np.bool_)))
 
 
-def encode(value, buffers: list) -> object:
+def encode(value, buffers: list, strings: dict | None = None) -> object:
     """Return ``value`` as JSON-ready data for the page, numeric numpy arrays (and long numeric lists)
     replaced by ``{"__nd__": i, "dtype": ...}`` with their bytes appended to ``buffers``; NaN and
-    infinities in plain numbers become None (a gap for plotly)."""
+    infinities in plain numbers become None (a gap for plotly). With ``strings`` (a dict, string -> number,
+    shared by everything in one message), long lists of repeated strings refer into that one table
+    (``{"__stri__": index buffer}``), so hover text that two traces share travels once."""
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "iuf" and value.ndim == 1:
             arr = value
@@ -122,17 +148,17 @@ def encode(value, buffers: list) -> object:
                 arr, code = arr.astype(np.float64), "f8"
             buffers.append(np.ascontiguousarray(arr).astype(arr.dtype.newbyteorder("<"), copy=False).tobytes())
             return {"__nd__": len(buffers) - 1, "dtype": code}
-        return encode(value.tolist(), buffers)
+        return encode(value.tolist(), buffers, strings)
     if isinstance(value, dict):
-        return {k: encode(v, buffers) for k, v in value.items()}
+        return {k: encode(v, buffers, strings) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         if len(value) > _LIST_AS_ARRAY and all(map(_is_number, value)):
             return encode(np.array([np.nan if v is None else v for v in value], dtype=np.float64), buffers)
         if len(value) > _LIST_AS_ARRAY and all(isinstance(v, str) or v is None for v in value):
-            words = _string_table(value, buffers)
+            words = _string_table(value, buffers, strings)
             if words is not None:
                 return words
-        return [encode(v, buffers) for v in value]
+        return [encode(v, buffers, strings) for v in value]
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
@@ -140,9 +166,16 @@ def encode(value, buffers: list) -> object:
     return value
 
 
-def _string_table(value: list | tuple, buffers: list) -> dict | None:
+def _string_table(value: list | tuple, buffers: list, strings: dict | None = None) -> dict | None:
     """Return a long list of strings (or None) as {"__strs__": distinct strings, "index": buffer} when
-    its strings repeat (hover text per point that is one story per client), else None."""
+    its strings repeat (hover text per point that is one story per client), else None; with ``strings``
+    (the message's table) as {"__stri__": buffer of indices into it}."""
+    if strings is not None:
+        if 2 * len(set(value)) > len(value):
+            return None
+        index = np.fromiter((strings.setdefault(v, len(strings)) for v in value), dtype="<i4", count=len(value))
+        buffers.append(index.tobytes())
+        return {"__stri__": {"__nd__": len(buffers) - 1, "dtype": "i4"}}
     table: dict = {}
     index = np.fromiter((table.setdefault(v, len(table)) for v in value), dtype=np.int32, count=len(value))
     if 2 * len(table) > len(value):
@@ -187,6 +220,27 @@ def _snap(value):
     return value
 
 
+@contextlib.contextmanager
+def held_together(figures: Iterable) -> Iterator[None]:
+    """Hold the updates of ``figures`` (the ``LiveFigure`` among them) made inside the block and send them
+    at its end, all but the last flagged ``more``: the page draws them in one go, one layout and paint for
+    all instead of one per figure (``LivePanel`` wraps every update in this)."""
+    live = [f for f in figures if isinstance(f, LiveFigure)]
+    for fig in live:
+        fig._held = []
+    try:
+        yield
+    finally:
+        out = []
+        for fig in live:
+            out += [(fig, msg, buffers) for msg, buffers in fig._held]
+            fig._held = None
+        for k, (fig, msg, buffers) in enumerate(out):
+            if k < len(out) - 1:
+                msg["more"] = True
+            fig._view.send(msg, buffers)
+
+
 class LiveFigure(go.Figure):
     """A ``go.Figure`` that mirrors itself into the page (see the module's docstring).
 
@@ -212,8 +266,10 @@ class LiveFigure(go.Figure):
         return self._view
 
     def on_drawn(self, callback: Callable[[int], None]) -> None:
-        """Call ``callback(seq)`` when the page reports it has drawn update ``seq``."""
+        """Call ``callback(seq)`` when the page reports it has drawn update ``seq`` (from now on the page
+        acknowledges every redraw, which keeps the kernel busy a little after each one)."""
         self._drawn_callbacks.append(callback)
+        self._view._ack_drawn = True
 
     # plotly calls these after every change (in a batch: once, when it ends); a plain Figure ignores them
     def _send_addTraces_msg(self, *_args, **_kwargs):
@@ -276,21 +332,28 @@ class LiveFigure(go.Figure):
             return None
         start = time.perf_counter()
         buffers: list = []
+        strings: dict = {}
         traces: dict[str, dict] = {}
         for i, trace in enumerate(self._data):
             old = self._sent_data[i] if i < len(self._sent_data) else {}
-            changed = {k: encode(v, buffers) for k, v in trace.items() if k not in old or not _same(v, old[k])}
+            changed = {k: encode(v, buffers, strings) for k, v in trace.items()
+                       if k not in old or not _same(v, old[k])}
             changed.update({k: None for k in old if k not in trace})
             if changed:
                 traces[str(i)] = changed
-        layout = {k: encode(v, buffers) for k, v in self._layout.items()
+        layout = {k: encode(v, buffers, strings) for k, v in self._layout.items()
                   if k not in self._sent_layout or not _same(v, self._sent_layout[k])}
         layout.update({k: None for k in self._sent_layout if k not in self._layout})
         if not traces and not layout and len(self._data) == len(self._sent_data):
             return None
         self._seq += 1
-        self._view.send({"type": "patch", "seq": self._seq, "traces": traces, "layout": layout,
-                         "n_traces": len(self._data)}, buffers)
+        msg = {"type": "patch", "seq": self._seq, "traces": traces, "layout": layout,
+               "n_traces": len(self._data), "strings": list(strings)}
+        held = getattr(self, "_held", None)
+        if held is not None:
+            held.append((msg, buffers))
+        else:
+            self._view.send(msg, buffers)
         prev = self._sent_data
         self._sent_data = [_snap(t) if (str(i) in traces or i >= len(prev)) else prev[i]
                            for i, t in enumerate(self._data)]

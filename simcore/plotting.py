@@ -5,8 +5,9 @@
   ``simcore.livefigure``: plotly.js sent once per page, updates as deltas) in the lab's style.
 - ``LivePanel``: sliders + figures built once; on every slider change the chapter's ``update`` runs
   inside ``batch_update()`` of each figure (one redraw, no flicker). Errors (a bad combination of
-  values) are shown in the panel's status line, never raised into the kernel. The grey note gives the
-  time from the kernel receiving the slider's new value to the page reporting every plot redrawn.
+  values) are shown in the panel's status line, never raised into the kernel. Grey notes give the
+  Python time and (written by the page itself, no message back to the kernel) the time from the
+  student's input to the last plot redrawn.
 - ``float_slider`` / ``int_slider`` / ``dropdown``: controls with consistent layout.
 
 With ``SIMCORE_STATIC=1`` (the book's execution step, ``simcore.static``) panels and figures render as
@@ -26,9 +27,9 @@ import ipywidgets as widgets
 import numpy as np
 import plotly.graph_objects as go
 
-from simcore import static
+from simcore import livefigure, static
 from simcore._validate import check_int
-from simcore.livefigure import LiveFigure
+from simcore.livefigure import LiveFigure, held_together
 
 __all__ = [
     "COLORS",
@@ -83,6 +84,8 @@ COLORS: dict[str, str] = {
 
 if static.is_static():  # a book build: figures shown in cells render as HTML divs (simcore.static)
     static.use_static_renderer()
+else:  # in a kernel: plotly.js travels to the page now, while the chapter is still importing
+    livefigure.preload()
 
 _FALLBACK = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 
@@ -235,8 +238,12 @@ class LivePanel:
     compile_notice: optional ``() -> str | None`` asked before the first run (e.g.
         ``functools.partial(simcore.warm.cold_notice, "packet")``); a message (kernels still cold) is shown
         at once below the cell and in the status line while the first run compiles, then removed.
-    ``last_run_ms`` is the Python time of the last update; ``last_redraw_ms`` the time from the kernel
-    receiving the change to the page reporting every plot redrawn (None until it has).
+    ``last_run_ms`` is the Python time of the last update. The page writes the time the student waited
+    (input event to the last plot redrawn) into the note under the status line (``wait_note``, a widget
+    Python never changes), with no message back to the kernel. redraw_ack: also have the page
+    acknowledge every redraw to Python (``last_redraw_ms``: from the kernel receiving the change to the
+    page reporting every plot redrawn; None until it has): it keeps the kernel busy once more per move,
+    so it is off by default.
     """
 
     def __init__(
@@ -249,6 +256,7 @@ class LivePanel:
         columns: int = 2,
         idle: Callable[[dict], Mapping[str, str]] | None = None,
         compile_notice: Callable[[], str | None] | None = None,
+        redraw_ack: bool = False,
     ):
         self.controls = dict(controls)
         self.update = update
@@ -256,6 +264,8 @@ class LivePanel:
         self.title = title
         self.idle = idle
         self.status = widgets.HTML(value="")
+        self.wait_note = widgets.HTML(value="", style={"text_color": "#777"})
+        self.wait_note.add_class("simcore-wait")
         self.message = ""  # the last update's status message (HTML), without the timing
         self.last_error: Exception | None = None
         self.last_run_ms: float = 0.0
@@ -270,7 +280,7 @@ class LivePanel:
             control.layout.width = "auto"
             control.layout.min_width = "0"
         for fig in self.figures:
-            if isinstance(fig, LiveFigure):
+            if redraw_ack and isinstance(fig, LiveFigure):
                 fig.on_drawn(functools.partial(self._on_drawn, id(fig)))
         grid = widgets.GridBox(
             list(self.controls.values()),
@@ -280,7 +290,8 @@ class LivePanel:
         parts: list[widgets.Widget] = []
         if title:
             parts.append(widgets.HTML(f"<b>{html.escape(title)}</b>"))
-        parts += [grid, *(f.widget if isinstance(f, LiveFigure) else f for f in self.figures), self.status]
+        parts += [grid, *(f.widget if isinstance(f, LiveFigure) else f for f in self.figures), self.status,
+                  self.wait_note]
         self.widget = widgets.VBox(parts, layout=widgets.Layout(width="100%"))
         self.widget.add_class("simcore-live-panel")
         self.compile_note = compile_notice() if compile_notice else None
@@ -321,6 +332,7 @@ class LivePanel:
             values = self.values()
             self._mark_idle(values)
             with ExitStack() as stack:
+                stack.enter_context(held_together(self.figures))  # entered first: sends after every batch
                 for fig in self.figures:
                     stack.enter_context(fig.batch_update())
                 message = self.update(values)

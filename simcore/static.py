@@ -22,7 +22,6 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 import plotly.io as pio
-from plotly.io.base_renderers import MimetypeRenderer
 
 __all__ = ["ENV_VAR", "RENDERER", "is_static", "figure_html", "panel_html", "use_static_renderer"]
 
@@ -69,14 +68,17 @@ def panel_html(title: str, settings: Sequence[tuple[str, object]], figures: Sequ
     return "\n".join(parts)
 
 
-class _StaticHtmlRenderer(MimetypeRenderer):
-    """plotly renderer for the book: an HTML ``<div>`` only (no plotly.js, no JSON mimetype copy)."""
-
-    def to_mimebundle(self, fig_dict):
-        return {"text/html": figure_html(fig_dict)}
-
-
 def use_static_renderer() -> None:
     """Register the ``simcore_static`` plotly renderer and make it the default."""
+    # imported here: plotly's renderers import kaleido (~0.15-0.4 s), which a chapter's first live plot
+    # does not need
+    from plotly.io.base_renderers import MimetypeRenderer
+
+    class _StaticHtmlRenderer(MimetypeRenderer):
+        """plotly renderer for the book: an HTML ``<div>`` only (no plotly.js, no JSON mimetype copy)."""
+
+        def to_mimebundle(self, fig_dict):
+            return {"text/html": figure_html(fig_dict)}
+
     pio.renderers[RENDERER] = _StaticHtmlRenderer()
     pio.renderers.default = RENDERER

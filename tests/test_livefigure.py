@@ -65,6 +65,46 @@ def test_before_the_page_shows_it_the_figure_travels_in_the_widget_state():
     assert sent[-1]["type"] == "snapshot" and sent[-1]["data"][0]["name"] == "after hello"
 
 
+def test_hover_text_two_traces_share_travels_once_per_message():
+    fig = LiveFigure()
+    fig.add_scatter(x=[0], y=[0], name="waiting")
+    fig.add_scatter(x=[0], y=[0], name="connected")
+    sent = _connected(fig)
+    stories = [f"client {c}" for c in range(40)]
+    a = [stories[c] for c in range(0, 40, 2) for _ in range(6)]  # 120 points, 20 clients
+    b = [stories[c] for c in range(40) for _ in range(3)]  # 120 points, all 40 clients
+    with fig.batch_update():
+        fig.data[0].hovertext = a
+        fig.data[1].hovertext = b
+    content, buffers = sent[-1]
+    table = content["strings"]
+    assert len(table) == 40 and sorted(table) == sorted(stories)  # each story once in the message
+    for i, want in (("0", a), ("1", b)):
+        ref = content["traces"][i]["hovertext"]["__stri__"]["__nd__"]
+        assert [table[k] for k in np.frombuffer(buffers[ref], "<i4")] == want
+
+
+def test_a_panel_sends_its_figures_updates_together_all_but_the_last_flagged_more():
+    figs = [LiveFigure(), LiveFigure()]
+    sent = []
+    for fig in figs:
+        fig.add_scatter(x=[0], y=[0], name="dot")
+        fig.widget.send = lambda content, buffers=None, fig=fig: sent.append((fig, content))
+        fig._on_msg(None, {"type": "hello"}, [])
+    slider = float_slider("x", 1.0, 0.0, 10.0, 1.0)
+
+    def update(values):
+        for fig in figs:
+            fig.data[0].x = [values["x"]]
+        assert sent == []  # held until every figure is done
+
+    LivePanel({"x": slider}, update, figs)
+    sent.clear()
+    slider.value = 4.0
+    assert [fig for fig, _ in sent] == figs
+    assert sent[0][1]["more"] is True and "more" not in sent[1][1]
+
+
 def test_a_batch_sends_only_the_changed_properties_once():
     fig = LiveFigure()
     fig.add_scatter(x=[0, 1], y=[2, 3], name="a")
@@ -95,12 +135,26 @@ def test_panel_reports_the_redraw_time_after_the_page_acknowledges():
         return "ok"
 
     panel = LivePanel({"x": slider}, update, [fig],
-                      idle=lambda v: {"x": "demo reason"} if v["x"] > 5 else {})
+                      idle=lambda v: {"x": "demo reason"} if v["x"] > 5 else {}, redraw_ack=True)
+    assert fig.widget._ack_drawn  # asked for: the page will acknowledge every redraw
     slider.value = 7.0
     assert panel.last_redraw_ms is None and "Python" in panel.status.value
     assert slider.disabled and "demo reason" in panel.status.value
     fig._on_msg(None, {"type": "drawn", "seq": sent[-1][0]["seq"]}, [])
     assert panel.last_redraw_ms is not None and "redrawn" in panel.status.value
+
+
+def test_a_panel_does_not_ask_the_page_to_acknowledge_redraws_by_default():
+    fig = LiveFigure()
+    fig.add_scatter(x=[0], y=[0], name="dot")
+    sent = _connected(fig)
+    slider = float_slider("x", 1.0, 0.0, 10.0, 1.0)
+    panel = LivePanel({"x": slider}, lambda v: fig.data[0].update(x=[v["x"]]) and None, [fig])
+    slider.value = 3.0
+    assert sent[-1][0]["type"] == "patch"  # the move reached the page
+    # nothing would come back to wake the kernel after the redraw; the page writes the wait itself
+    assert not fig.widget._ack_drawn and "simcore-wait" in panel.wait_note._dom_classes
+    assert panel.wait_note in panel.widget.children
 
 
 @pytest.mark.parametrize(("a", "b", "same"), [(20.0, 19.999999999999996, True), (20.0, 21.0, False),

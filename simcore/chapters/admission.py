@@ -40,7 +40,6 @@ from simcore.chapters.admission_tables import (
 from simcore.figures import register_figures
 from simcore.plotting import color_for
 from simcore.queueing import QueueParams, draw_workload
-from simcore.queueing.ciw_oracle import ciw_replay
 from simcore.stats import batch_means_ci
 
 __all__ = [
@@ -105,6 +104,8 @@ def erlang_cross_check(
     p = AdmissionParams(policy="HTTP", sockets=sockets, max_attempts=1, bind_s=0.0)
     r = simulate_admission(p, seed, workload=wl, capacity_Bps=1e12)
     ours = r.gave_up.astype(bool)
+    from simcore.queueing.ciw_oracle import ciw_replay  # ciw (and networkx) only here: ~0.6 s of import
+
     ciw = ciw_replay(qp, seed).blocked
     mean, half = batch_means_ci(ours[warmup_clients:].astype(float), 20)
     return {
