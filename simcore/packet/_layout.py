@@ -203,11 +203,13 @@ PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chu
 # queue). Floats: rate_Bps (bytes/s), prop_s, loss, free_at, w (continuous fluid: unfinished work,
 # bytes), t_last, bytes_tx, flu_pkt, bmax, flu_in, flu_drop, qbytes (queued, including the one in
 # transmission), flu_next (chunked fluid: next chunk time), pkt_rate (continuous fluid: packet arrival
-# rate estimate, bytes/s), pkt_t.
+# rate estimate, bytes/s), pkt_t. Buffer statistics over the occupancy samples a queue trace would record
+# (just before and just after each packet arrival; kept with or without traces): q_n samples, q_sum and
+# q_peak their summed and largest bytes.
 LINK = _dtype("qlim qlim_bytes hdr ring_head ring_n flu_ptr flu_p0 flu_p1 n_tx n_drop_q n_drop_l has_fluid "
-              "n_offered drop_ptr drop_p1 loss_arrival ring_base ring_cap",
+              "n_offered drop_ptr drop_p1 loss_arrival ring_base ring_cap q_n",
               "rate_Bps prop_s loss free_at w t_last bytes_tx flu_pkt bmax flu_in flu_drop qbytes flu_next "
-              "pkt_rate pkt_t")
+              "pkt_rate pkt_t q_sum q_peak")
 # Links' rings (departure time and bytes of each queued packet or fluid chunk); piecewise-constant rates.
 RING = np.dtype([("dep", np.float64), ("nbytes", np.float64)])
 PIECE = np.dtype([("t", np.float64), ("rate", np.float64)])

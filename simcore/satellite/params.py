@@ -36,7 +36,8 @@ class SatelliteParams:
         log-spaced classes (one slot link per class and concurrent request).
     slot_slack: a server slot is reused ``slot_slack`` times its request's nominal duration later.
     sample_window_fraction: the sample pages are requested evenly over this fraction of the run.
-    measure_buffers: record the satellite buffers' occupancy (needs the engine's traces: slower).
+    measure_buffers: report the satellite buffers' mean and peak occupancy (the engine keeps them without
+        traces, so this costs nothing; False reports NaN).
     tcp_preset: every connection's TCP, 'bsd44lite' (the paper's 4.4BSD-Lite; default) or 'linux'
         (beyond the paper: today's TCP). A ``proxy_window_bytes`` above 65535 stands for RFC 1323
         window scaling (the engine's windows are not limited to 16 bits).
