@@ -29,6 +29,7 @@ from simcore.rng import SeedLike, make_generator
 from ._slots import assign
 from .network import NZ, SAT_NZ_US, SAT_US_NZ, US, star_network
 from .params import SatelliteParams, SatelliteResult
+from .persistent import as_servers, persistent_columns, server_ids
 from .tcp import era_tcp
 from .workload import Workload, day_traces, merge_traces, sample_pages
 
@@ -70,9 +71,10 @@ def _requests(p: SatelliteParams, seed: SeedLike) -> tuple[Workload, np.ndarray]
     return both, np.r_[np.zeros(len(wl), bool), np.ones(n, bool)]
 
 
-def _assign_slots(p: SatelliteParams, w: Workload) -> tuple[np.ndarray, list[LinkParams]]:
-    """Give each request a server slot of its (rate, delay) class, reusing a slot once the previous request
-    on it is over by a generous estimate (``slot_slack`` x a nominal duration + 1 s)."""
+def _slot_inputs(p: SatelliteParams, w: Workload) -> tuple:
+    """Return each request's (rate class, rate centres, delay class, delay centres), the time its server
+    is first needed, and when its slot is free again by a generous estimate (``slot_slack`` x a nominal
+    duration + 1 s)."""
     wp = p.workload
     r_idx, r_val = _quantize(w.release_rate_bps, wp.release_min_bps, wp.release_max_bps, p.n_rate_classes)
     d_idx, d_val = _quantize(w.us_delay_s, 0.001, wp.us_delay_max_s, p.n_delay_classes)
@@ -83,10 +85,17 @@ def _assign_slots(p: SatelliteParams, w: Workload) -> tuple[np.ndarray, list[Lin
     size = w.reply_bytes.astype(np.float64)
     log2 = np.array([math.log2(x) for x in (1.0 + size / w.server_mss_bytes).tolist()])  # libm, as math does
     nominal = 2.0 * rtt + size * 8.0 / np.minimum(rate, win * 8.0 / rtt) + log2 * rtt
-    start = w.time_s + (0.0 if base else p.satellite_delay_s)
+    start = (w.time_s + (0.0 if base else p.satellite_delay_s)).astype(np.float64)
+    return (r_idx, r_val, d_idx, d_val), start, start + p.slot_slack * nominal + 1.0
+
+
+def _assign_slots(p: SatelliteParams, w: Workload) -> tuple[np.ndarray, list[LinkParams]]:
+    """Give each request a server slot of its (rate, delay) class, reusing a slot once the previous request
+    on it is over by a generous estimate (``_slot_inputs``)."""
+    (r_idx, r_val, d_idx, d_val), start, free_after = _slot_inputs(p, w)
     key = r_idx.astype(np.int64) * p.n_delay_classes + d_idx.astype(np.int64)
-    out, slot_key = assign(np.argsort(w.time_s, kind="stable").astype(np.int64), key, start.astype(np.float64),
-                           start + p.slot_slack * nominal + 1.0, p.n_rate_classes * p.n_delay_classes)
+    out, slot_key = assign(np.argsort(w.time_s, kind="stable").astype(np.int64), key, start, free_after,
+                           p.n_rate_classes * p.n_delay_classes)
     slots = [LinkParams(rate_bps=float(r_val[k // p.n_delay_classes]), delay_s=float(d_val[k % p.n_delay_classes]),
                         queue_packets=_SLOT_QUEUE_PACKETS) for k in slot_key.tolist()]
     return out, slots
@@ -106,7 +115,8 @@ def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload 
         raise ValueError(f"params={params!r} is not allowed: must be a SatelliteParams")
     p = params
     if requests is None:
-        w, is_sample = _requests(p, make_generator(seed))
+        gen = make_generator(seed)
+        w, is_sample = _requests(p, gen)
     elif isinstance(requests, Workload):
         w = requests
         is_sample = np.zeros(len(w), bool) if sample_mask is None else np.asarray(sample_mask, bool)
@@ -114,12 +124,22 @@ def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload 
             raise ValueError(f"sample_mask has shape {is_sample.shape}: must be ({len(w)},), one per request")
     else:
         raise ValueError(f"requests={requests!r} is not allowed: must be a Workload or None")
-    slot, slot_links = _assign_slots(p, w)
     sat = [LinkParams(rate_bps=p.satellite_rate_bps, delay_s=p.satellite_delay_s,
                       queue_packets=p.router_queue_packets, queue_bytes=p.router_buffer_bytes, background=bg)
            for bg in backgrounds]
-    net = star_network(sat[0], sat[1], slot_links)
-    sc, plan_cols = _columns(p, w, slot, slot_links, net)
+    if p.http_version == "1.1":  # beyond the paper: persistent connections (simcore/satellite/persistent.py)
+        rng = make_generator(seed) if requests is not None else gen
+        n_wl = int((~is_sample).sum())
+        server = np.full(len(w), p.n_servers, np.int64)  # the sample pages' own server
+        server[~is_sample] = server_ids(n_wl, p.n_servers, p.server_zipf_alpha, rng)
+        w = as_servers(w, server)
+        classes, _, free_after = _slot_inputs(p, w)
+        slot, slot_links, sc, plan_cols = persistent_columns(
+            p, w, server, free_after, classes, _SLOT_QUEUE_PACKETS, lambda links: star_network(sat[0], sat[1], links))
+    else:
+        slot, slot_links = _assign_slots(p, w)
+        net = star_network(sat[0], sat[1], slot_links)
+        sc, plan_cols = _columns(p, w, slot, slot_links, net)
     plan = Plan(w.time_s.copy(), w.reply_bytes.copy(), is_sample, slot, *plan_cols, len(slot_links))
     return sc, plan
 
@@ -191,8 +211,13 @@ def _occupancy(res, link: int, measured: bool) -> tuple[float, float]:
     return float(res.link_queue_mean_bytes[link]), float(res.link_queue_peak_bytes[link])
 
 
-def _connections(plan: Plan, res, T: float) -> tuple[float, int, int]:
+def _connections(plan: Plan, res, T: float, persistent: bool = False) -> tuple[float, int, int]:
     """Return (mean, peak) concurrent server connections and the number of slot overlaps."""
+    if persistent:  # HTTP/1.1: one slot per connection, open from its first request to the end
+        first = np.full(plan.n_slots, np.inf)
+        np.minimum.at(first, plan.server_conn, plan.made_s)
+        first = first[first < T]
+        return float((T - first).sum() / T), int(first.size), 0
     if (plan.open_msg >= 0).any():
         opened = res.message_done_s[plan.open_msg]
     else:
@@ -239,7 +264,7 @@ def _result(p: SatelliteParams, sc: BulkScenario, plan: Plan, res, build_s: floa
     lb = res.link_bytes
     nz_mean, nz_peak = _occupancy(res, SAT_NZ_US, p.measure_buffers)
     us_mean, us_peak = _occupancy(res, SAT_US_NZ, p.measure_buffers)
-    conn_mean, conn_peak, overlaps = _connections(plan, res, T)
+    conn_mean, conn_peak, overlaps = _connections(plan, res, T, p.http_version == "1.1")
     samples = times[plan.is_sample]
     fin = np.isfinite(times)
     return SatelliteResult(
