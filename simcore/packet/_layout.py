@@ -143,7 +143,8 @@ def _dtype(ints: str, floats: str = "", arrays: tuple = ()) -> np.dtype:
 #   seg_head/seg_n/seg_nxt (segments from head wholly below snd_nxt), counters n_retx/n_timeout/n_fretx/
 #   n_segs, rec_epoch, syn_retx, partials, lt_bytes (sent by Limited Transmit since the last new ACK),
 #   rescue_epoch (recovery epoch of the SACK rescue retransmission), msg_head/msg_tail (oldest written,
-#   incomplete message of this half, -1 none).
+#   incomplete message of this half, -1 none), avail_m (its first message not wholly available to send,
+#   -1 none: every message before it is, so finding write_end does not rescan a long queue).
 # Receiver of this half (at the far host):
 #   rcv_started, rcv_nxt, ooo_row (row in S.ooo, -1; taken at the SYN, back at the FIN), ooo_n, ooo_clock,
 #   dack_bytes (in-order bytes not yet acknowledged), dack_gen, dack_armed, ack_owed (0 none, 1 now,
@@ -155,7 +156,7 @@ HALF = _dtype(
     "seg_n seg_nxt n_retx n_timeout n_fretx n_segs rec_epoch syn_retx rcv_started rcv_nxt ooo_n ooo_clock "
     "dack_bytes dack_gen fin_rcvd msg_head msg_tail n_dupseg segs_rcvd rcv_fin ack_owed dack_armed partials "
     "stream_end lt_bytes rescue_epoch seg_row ooo_row "
-    "tsn_head sphase sack_pkts snd_msg n_marked",
+    "tsn_head sphase sack_pkts snd_msg n_marked avail_m",
     "cwnd ssthresh srtt rttvar rto rtt_t0 rto_deadline rto_ev_t last_send est_t fin_acked_t fin_rcvd_t "
     "flight pba peer_rwnd")
 # SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (SP_*: handshake and shutdown),

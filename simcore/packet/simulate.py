@@ -119,7 +119,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     ooo_cap = seg_cap // 2 + 2
 
     half = np.zeros(nh, L.HALF)
-    for f in ("fin_seq", "rtt_seq", "msg_head", "msg_tail", "rcv_fin", "seg_row", "ooo_row"):
+    for f in ("fin_seq", "rtt_seq", "msg_head", "msg_tail", "rcv_fin", "seg_row", "ooo_row", "avail_m"):
         half[f] = -1
     half["write_end"] = 1
     half["stream_end"] = 1
