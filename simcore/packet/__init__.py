@@ -18,6 +18,7 @@ Pieces:
 - ``Message`` (conn, size or None for bulk, sender client|server, start time or "after message k"):
   request/response sequences, persistent or not, pipelined or not; per-message latency is measured.
 - ``CbrSource``: constant-bit-rate packet traffic (e.g. the packet twin of a fluid background).
+- ``BulkScenario``: the same for 10^5 TCP connections and more, as numpy columns (``simcore.packet.bulk``).
 - ``simulate(scenario, seed=0, trace=False) -> PacketResult``; with ``trace=True`` the result carries
   ``tcp_trace`` (cwnd, ssthresh, srtt, seq over time), ``packet_trace`` (send/receive/drop events)
   and ``queue_trace`` (buffer occupancy). ``simcore.packet.plots`` draws them; ``result.to_pcap(path)``
@@ -49,6 +50,7 @@ Pieces:
 
 from ._sctp_capture import chunk_bounds as sctp_chunk_bounds
 from ._sctp_wire import message_wire_bytes as sctp_message_wire_bytes
+from .bulk import BulkScenario
 from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
     LOSS_WHERE,
@@ -74,6 +76,7 @@ __all__ = [
     "LOSS_WHERE",
     "POOL_RULES",
     "VARIANTS",
+    "BulkScenario",
     "CbrSource",
     "Connection",
     "ConnectionPool",

@@ -121,16 +121,21 @@ def deliver(S, r, t):
 
 @njit(cache=True, _nrt=False)
 def _update_available(S, h):
-    """Set half ``h``'s available-data end: up to the first written message not wholly available."""
+    """Set half ``h``'s available-data end: up to the first written message not wholly available.
+
+    The scan starts at ``avail_m``, not at the oldest message: the messages before it are wholly
+    available already (availability only grows, and only complete, hence available, messages leave the
+    list), so a proxy's long queue of replies on one connection is not rescanned at every write."""
     half = S.half
     msg = S.msg
     end = half[h].stream_end
-    m = half[h].msg_head
+    m = half[h].avail_m
     while m >= 0:
         if msg[m].begin + msg[m].avail < msg[m].end:
             end = msg[m].begin + msg[m].avail
             break
         m = msg[m].next
+    half[h].avail_m = m
     half[h].write_end = end
 
 
@@ -213,6 +218,8 @@ def write(S, m, t):
     else:
         half[h].msg_head = m
     half[h].msg_tail = m
+    if half[h].avail_m < 0:  # every earlier message is wholly available: the scan starts at this one
+        half[h].avail_m = m
     _update_available(S, h)
     S.conn[h >> 1].written[(h & 1)] += 1
     maybe_close(S, h >> 1, t)  # an application that writes and closes at once: the FIN rides on the data

@@ -146,7 +146,8 @@ def _dtype(ints: str, floats: str = "", arrays: tuple = ()) -> np.dtype:
 #   seg_head/seg_n/seg_nxt (segments from head wholly below snd_nxt), counters n_retx/n_timeout/n_fretx/
 #   n_segs, rec_epoch, syn_retx, partials, lt_bytes (sent by Limited Transmit since the last new ACK),
 #   rescue_epoch (recovery epoch of the SACK rescue retransmission), msg_head/msg_tail (oldest written,
-#   incomplete message of this half, -1 none).
+#   incomplete message of this half, -1 none), avail_m (its first message not wholly available to send,
+#   -1 none: every message before it is, so finding write_end does not rescan a long queue).
 # Receiver of this half (at the far host):
 #   rcv_started, rcv_nxt, ooo_row (row in S.ooo, -1; taken at the SYN, back at the FIN), ooo_n, ooo_clock,
 #   dack_bytes (in-order bytes not yet acknowledged), dack_gen, dack_armed, ack_owed (0 none, 1 now,
@@ -158,7 +159,7 @@ HALF = _dtype(
     "seg_n seg_nxt n_retx n_timeout n_fretx n_segs rec_epoch syn_retx rcv_started rcv_nxt ooo_n ooo_clock "
     "dack_bytes dack_gen fin_rcvd msg_head msg_tail n_dupseg segs_rcvd rcv_fin ack_owed dack_armed partials "
     "stream_end lt_bytes rescue_epoch seg_row ooo_row "
-    "tsn_head sphase sack_pkts snd_msg n_marked dup_tsn",
+    "tsn_head sphase sack_pkts snd_msg n_marked dup_tsn avail_m",
     "cwnd ssthresh srtt rttvar rto rtt_t0 rto_deadline rto_ev_t last_send est_t fin_acked_t fin_rcvd_t "
     "flight pba peer_rwnd abort_t")
 # SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (SP_*: handshake and shutdown),
@@ -210,11 +211,13 @@ PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chu
 # queue). Floats: rate_Bps (bytes/s), prop_s, loss, free_at, w (continuous fluid: unfinished work,
 # bytes), t_last, bytes_tx, flu_pkt, bmax, flu_in, flu_drop, qbytes (queued, including the one in
 # transmission), flu_next (chunked fluid: next chunk time), pkt_rate (continuous fluid: packet arrival
-# rate estimate, bytes/s), pkt_t.
+# rate estimate, bytes/s), pkt_t. Buffer statistics over the occupancy samples a queue trace would record
+# (just before and just after each packet arrival; kept with or without traces): q_n samples, q_sum and
+# q_peak their summed and largest bytes.
 LINK = _dtype("qlim qlim_bytes hdr ring_head ring_n flu_ptr flu_p0 flu_p1 n_tx n_drop_q n_drop_l has_fluid "
-              "n_offered drop_ptr drop_p1 loss_arrival ring_base ring_cap",
+              "n_offered drop_ptr drop_p1 loss_arrival ring_base ring_cap q_n",
               "rate_Bps prop_s loss free_at w t_last bytes_tx flu_pkt bmax flu_in flu_drop qbytes flu_next "
-              "pkt_rate pkt_t")
+              "pkt_rate pkt_t q_sum q_peak")
 # Links' rings (departure time and bytes of each queued packet or fluid chunk); piecewise-constant rates.
 RING = np.dtype([("dep", np.float64), ("nbytes", np.float64)])
 PIECE = np.dtype([("t", np.float64), ("rate", np.float64)])

@@ -343,6 +343,20 @@ def _drop_lost(S, p, lnk, t):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
+def _queue_sample(S, lnk, t, tracing):
+    """Count one occupancy sample of link ``lnk`` into its buffer statistics (``q_n``, ``q_sum``,
+    ``q_peak``) and, when tracing, into the queue trace."""
+    link = S.link
+    npk, nb = link_occupancy(S, lnk)
+    link[lnk].q_n += 1
+    link[lnk].q_sum += nb
+    if nb > link[lnk].q_peak:
+        link[lnk].q_peak = nb
+    if tracing:
+        trace_queue(S, t, lnk, npk, nb)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def link_enqueue(S, lnk, p, t):
     """Offer packet ``p`` to link ``lnk`` at time ``t``: drop it (queue full or random loss) or schedule
     its arrival at the far end. Returns 1 if the packet was accepted and not lost, else 0. A random
@@ -365,9 +379,7 @@ def link_enqueue(S, lnk, p, t):
     n = link[lnk].ring_n
     qb = link[lnk].qbytes
     tracing = st.trace == 1
-    if tracing:
-        npk, nb = link_occupancy(S, lnk)
-        trace_queue(S, t, lnk, npk, nb)
+    _queue_sample(S, lnk, t, tracing)
     full = False
     if cont:
         w = link[lnk].w
@@ -416,9 +428,7 @@ def link_enqueue(S, lnk, p, t):
     ring_append(S, lnk, n, qb, dep, size)
     link[lnk].n_tx += 1
     link[lnk].bytes_tx += size
-    if tracing:
-        npk, nb = link_occupancy(S, lnk)
-        trace_queue(S, t, lnk, npk, nb)
+    _queue_sample(S, lnk, t, tracing)
     if not arrival_loss and _loss_strikes(S, lnk, offered):
         _drop_lost(S, p, lnk, dep)
         return 0

@@ -109,6 +109,11 @@ class PacketResult:
     packets_dropped_queue: int
     packets_dropped_loss: int
     packets_in_flight: int  # still in a buffer or on a wire at the end
+    # (n_link,) buffer occupancy at the samples a QueueTrace holds (just before and just after each packet
+    # arrival), kept without tracing: how many, their mean and largest bytes (fluid backlog included)
+    link_queue_samples: np.ndarray | None = None
+    link_queue_mean_bytes: np.ndarray | None = None
+    link_queue_peak_bytes: np.ndarray | None = None
     tcp_trace: TcpTrace | None = None
     packet_trace: PacketTrace | None = None
     queue_trace: QueueTrace | None = None

@@ -20,6 +20,7 @@ from simcore.rng import SeedLike, make_generator
 
 from . import _layout as L
 from ._kernel import run
+from .bulk import BulkScenario
 from .params import POOL_RULES, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace
 from .sctp_params import SctpParams
@@ -27,31 +28,98 @@ from .sctp_params import SctpParams
 __all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace", "simulate", "run_to_end"]
 
 
-def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tuple:
+def _sizes(sc: Scenario | BulkScenario) -> tuple[int, int, int]:
+    """Return the numbers of connections, messages and CBR sources of a scenario of either kind."""
+    if isinstance(sc, BulkScenario):
+        return sc.n_connections, sc.n_messages, 0
+    return len(sc.connections), len(sc.messages), len(sc.cbr)
+
+
+def _paths(sc: Scenario | BulkScenario) -> tuple[np.ndarray, np.ndarray]:
+    """Return (path_ptr, path_links): route ``h`` (links ``path_links[path_ptr[h]:path_ptr[h + 1]]``) is
+    the path of half ``h``, then one route per CBR source; each distinct (src, dst) is routed once."""
     net = sc.network
-    nc = len(sc.connections)
-    nm = len(sc.messages)
-    ncb = len(sc.cbr)
-    nh = 2 * nc
+    if isinstance(sc, BulkScenario):
+        ends = np.empty((2 * sc.n_connections, 2), np.int64)
+        ends[0::2, 0] = ends[1::2, 1] = sc.conn_client
+        ends[0::2, 1] = ends[1::2, 0] = sc.conn_server
+    else:
+        ends = np.array([e for c in sc.connections for e in ((c.client, c.server), (c.server, c.client))]
+                        + [(s.src, s.dst) for s in sc.cbr], np.int64).reshape(-1, 2)
+    if ends.shape[0] == 0:
+        return np.zeros(1, np.int64), np.zeros(1, np.int64)
+    uniq, which = np.unique(ends[:, 0] * net.n_nodes + ends[:, 1], return_inverse=True)
+    which = which.reshape(-1)
+    routes = [net.route(a // net.n_nodes, a % net.n_nodes) for a in uniq.tolist()]
+    r_len = np.array([len(r) for r in routes], np.int64)
+    r_off = np.cumsum(r_len) - r_len
+    flat = np.array([i for r in routes for i in r] or [0], np.int64)
+    lens = r_len[which]
+    path_ptr = np.zeros(len(which) + 1, np.int64)
+    path_ptr[1:] = np.cumsum(lens)
+    if path_ptr[-1] == 0:
+        return path_ptr, np.zeros(1, np.int64)
+    path_links = flat[np.repeat(r_off[which] - path_ptr[:-1], lens) + np.arange(path_ptr[-1])]
+    return path_ptr, path_links
 
-    routes: dict[tuple[int, int], tuple[int, ...]] = {}
-    ends = [e for c in sc.connections for e in ((c.client, c.server), (c.server, c.client))]
-    ends += [(s.src, s.dst) for s in sc.cbr]
-    paths = [routes[e] if e in routes else routes.setdefault(e, net.route(*e)) for e in ends]
-    path_ptr = np.zeros(len(paths) + 1, np.int64)
-    path_ptr[1:] = np.cumsum([len(p) for p in paths]) if paths else []
-    path_links = np.array([i for p in paths for i in p] or [0], np.int64)
 
+def _seg_cap(sc: Scenario | BulkScenario) -> int:
+    """Return the scoreboard ring width: two windows of segments (plus slack) of the widest connection."""
     seg_cap = 64
+    if isinstance(sc, BulkScenario):
+        for k in np.unique(sc.conn_tcp):
+            tp = sc.tcps[k]
+            seg_cap = max(seg_cap, 2 * math.ceil(tp.rwnd_bytes / tp.segment_bytes) + 8)
+        return seg_cap
     for c in sc.connections:
         if c.transport == "sctp":
             seg_cap = max(seg_cap, 2 * math.ceil(c.sctp.rwnd_bytes / c.sctp.max_payload_bytes) + 8)
         else:
             seg_cap = max(seg_cap, 2 * math.ceil(c.tcp.rwnd_bytes / c.tcp.segment_bytes) + 8)
+    return seg_cap
+
+
+def _message_columns(sc: Scenario | BulkScenario) -> dict:
+    """Return the messages' columns (conn, pool, dir, size, stream, relay_of, start, delay, after)."""
+    if isinstance(sc, BulkScenario):
+        return dict(conn=sc.msg_conn, pool=sc.msg_pool, dir=sc.msg_sender, size=sc.msg_size_bytes,
+                    stream=np.zeros(sc.n_messages, np.int64), relay_of=sc.msg_relay_of, start=sc.msg_start_s,
+                    delay=sc.msg_delay_s, after=sc.msg_after)
+    msgs = sc.messages
+    return dict(conn=[-1 if m.pool >= 0 else m.conn for m in msgs], pool=[m.pool for m in msgs],
+                dir=[0 if m.sender == "client" else 1 for m in msgs],
+                size=[-1 if m.size_bytes is None else m.size_bytes for m in msgs], stream=[m.stream for m in msgs],
+                relay_of=np.array([m.relay_of for m in msgs], np.int64), start=[m.start_time_s for m in msgs],
+                delay=[m.delay_after_s for m in msgs], after=np.array([m.after_message for m in msgs], np.int64))
+
+
+def _first_events(sc: Scenario | BulkScenario) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (time, kind, arg) of the events known before the run, in numbering order: the connections
+    opening at a time, then the messages written at a time, then the CBR sources."""
+    if isinstance(sc, BulkScenario):
+        oc = np.flatnonzero(sc.conn_open_after < 0)
+        wm = np.flatnonzero(sc.msg_after < 0)
+        return (np.r_[sc.conn_open_time_s[oc], sc.msg_start_s[wm]],
+                np.r_[np.full(oc.size, L.EV_OPEN, np.int64), np.full(wm.size, L.EV_WRITE, np.int64)],
+                np.r_[oc, wm].astype(np.int64))
+    first = [(c.open_time_s, L.EV_OPEN, i) for i, c in enumerate(sc.connections) if c.open_after_message < 0]
+    first += [(m.start_time_s, L.EV_WRITE, k) for k, m in enumerate(sc.messages) if m.after_message < 0]
+    first += [(s.start_s, L.EV_CBR, k) for k, s in enumerate(sc.cbr)]
+    return (np.array([e[0] for e in first], np.float64), np.array([e[1] for e in first], np.int64),
+            np.array([e[2] for e in first], np.int64))
+
+
+def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tuple:
+    bulk = isinstance(sc, BulkScenario)
+    nc, nm, ncb = _sizes(sc)
+    nh = 2 * nc
+
+    path_ptr, path_links = _paths(sc)
+    seg_cap = _seg_cap(sc)
     ooo_cap = seg_cap // 2 + 2
 
     half = np.zeros(nh, L.HALF)
-    for f in ("fin_seq", "rtt_seq", "msg_head", "msg_tail", "rcv_fin", "seg_row", "ooo_row"):
+    for f in ("fin_seq", "rtt_seq", "msg_head", "msg_tail", "rcv_fin", "seg_row", "ooo_row", "avail_m"):
         half[f] = -1
     half["write_end"] = 1
     half["stream_end"] = 1
@@ -60,30 +128,24 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
     half["last_send"] = -np.inf
     for f in ("est_t", "fin_acked_t", "fin_rcvd_t", "abort_t"):
         half[f] = np.nan
-    conn = _connection_rows(sc)
+    conn = _bulk_connection_rows(sc) if bulk else _connection_rows(sc)
     half["rto"] = np.repeat(conn["init_rto"], 2)
 
-    link, fluid, drops, ring, pool = _link_rows(sc, paths, 2 * seg_cap + 8, caps)
+    link, fluid, drops, ring, pool = _link_rows(sc, path_ptr, path_links, nh, 2 * seg_cap + 8, caps)
 
     msg = np.zeros(max(nm, 1), L.MSG)
     for f in ("start", "delay", "write", "done"):
         msg[f] = np.nan
-    msgs = sc.messages
-    after = np.array([m.after_message for m in msgs], np.int64)
-    relay_of = np.array([m.relay_of for m in msgs], np.int64)
+    cols = _message_columns(sc)
+    after = cols.pop("after")
+    relay_of = cols["relay_of"]
     if nm:
-        msg["conn"][:nm] = [-1 if m.pool >= 0 else m.conn for m in msgs]
-        msg["pool"][:nm] = [m.pool for m in msgs]
-        msg["dir"][:nm] = [0 if m.sender == "client" else 1 for m in msgs]
-        msg["size"][:nm] = [-1 if m.size_bytes is None else m.size_bytes for m in msgs]
-        msg["stream"][:nm] = [m.stream for m in msgs]
-        msg["relay_of"][:nm] = relay_of
-        msg["start"][:nm] = [m.start_time_s for m in msgs]
-        msg["delay"][:nm] = [m.delay_after_s for m in msgs]
+        for f, v in cols.items():
+            msg[f][:nm] = v
     msg["next"] = -1
     msg["relay_to"] = -1
     msg["relay_to"][relay_of[relay_of >= 0]] = np.flatnonzero(relay_of >= 0)
-    open_after = np.array([c.open_after_message for c in sc.connections], np.int64)
+    open_after = sc.conn_open_after if bulk else np.array([c.open_after_message for c in sc.connections], np.int64)
 
     def csr(parent):
         """Return (ptr, children) listing, for every message k, the indices i with parent[i] == k."""
@@ -109,7 +171,7 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
     cb_t: list[float] = []
     cb_r: list[float] = []
     n_cbr_expected = 0
-    for k, s in enumerate(sc.cbr):
+    for k, s in enumerate(() if bulk else sc.cbr):
         cbr[k]["path"] = 2 * nc + k
         cbr[k]["size"] = s.packet_bytes
         cbr[k]["p0"] = cbr[k]["ptr"] = len(cb_t)
@@ -126,10 +188,7 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
     # writes and opens not yet due, the CBR sources. A full heap aborts the run, which is redone larger.
     n_delack = int(conn["delack"].sum()) if nc else 0
     heap_cap = max(pool + 4 * nh + 128 * n_delack + nm + nc + ncb + 64, caps.get("heap", 0))
-    first = [(c.open_time_s, L.EV_OPEN, i) for i, c in enumerate(sc.connections) if c.open_after_message < 0]
-    first += [(m.start_time_s, L.EV_WRITE, k) for k, m in enumerate(sc.messages) if m.after_message < 0]
-    first += [(s.start_s, L.EV_CBR, k) for k, s in enumerate(sc.cbr)]
-    ht, hs, hk, ha, hm = _heap_of(first, heap_cap)
+    ht, hs, hk, ha, hm = _heap_of(*_first_events(sc), heap_cap)
 
     # Scoreboard and out-of-order rows are taken when a half opens and given back when it is done, so
     # their tables grow (run_to_end) with the halves open at once, not with all the connections.
@@ -140,7 +199,7 @@ def _build(sc: Scenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tupl
     st["ooo_free"] = rows
     st["trace"] = int(trace)
     st["t_end"] = sc.duration_s
-    st["has_relays"] = int(any(m.relay_of >= 0 for m in sc.messages))
+    st["has_relays"] = int((relay_of >= 0).any())
     # np.zeros maps its pages lazily: a generous first guess costs only the rows written (a rerun costs a run)
     tr_rows = caps.get("trace", 1 << 18) if trace else 1
     S = L.State(
@@ -198,24 +257,24 @@ def run_to_end(S: L.State) -> L.State:
         S = S._replace(**grow)
 
 
-def _heap_of(events: list[tuple[float, int, int]], capacity: int) -> tuple:
-    """Return a heap (``simcore.engine`` layout) holding ``events`` (time, kind, arg), numbered in list
-    order: sorted by (time, number), an array is already a valid binary heap."""
-    ht, hs, hk, ha, hm = heap_new(max(capacity, len(events)))
-    n = len(events)
+def _heap_of(t: np.ndarray, kind: np.ndarray, arg: np.ndarray, capacity: int) -> tuple:
+    """Return a heap (``simcore.engine`` layout) holding the events (time ``t``, ``kind``, ``arg``),
+    numbered in array order: sorted by (time, number), an array is already a valid binary heap."""
+    n = t.shape[0]
+    ht, hs, hk, ha, hm = heap_new(max(capacity, n))
     if n:
-        t = np.array([e[0] for e in events], np.float64)
         order = np.lexsort((np.arange(n), t))
         ht[:n] = t[order]
         hs[:n] = order
-        hk[:n] = np.array([e[1] for e in events], np.int64)[order]
-        ha[:n] = np.array([e[2] for e in events], np.int64)[order]
+        hk[:n] = kind[order]
+        ha[:n] = arg[order]
     hm[0] = n
     hm[1] = n
     return ht, hs, hk, ha, hm
 
 
-def _link_rows(sc: Scenario, paths: list[tuple[int, ...]], per_half_packets: int, caps: dict) -> tuple:
+def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np.ndarray, nh: int,
+               per_half_packets: int, caps: dict) -> tuple:
     """Return the link records, their fluid pieces, drop sequences and rings, and the packet pool size.
 
     A link's ring holds the packets (and fluid chunks) in its buffer, so it needs room for the queue
@@ -225,20 +284,21 @@ def _link_rows(sc: Scenario, paths: list[tuple[int, ...]], per_half_packets: int
     chunked fluid get the queue limit. ``caps["rings_full"]`` (set after a ring overflowed) asks for
     the queue limit everywhere. The pool starts at what the wires hold plus a modest share of each
     buffer; a run that overflows it is redone with twice as many (``simulate``)."""
-    net = sc.network
-    links = net.links
+    links = sc.network.links
     nl = len(links)
-    nc = len(sc.connections)
     hdr = sc.tcpip_header_bytes
     link = np.zeros(nl, L.LINK)
     flu_t: list[float] = []
     flu_r: list[float] = []
     drops: list[int] = []
-    min_wire = max(1, min([hdr] + [c.header_bytes for c in sc.connections if c.header_bytes is not None]
-                          + [s.packet_bytes for s in sc.cbr]))
-    traffic = np.zeros(nl, np.int64)
-    for h, path in enumerate(paths):
-        traffic[list(path)] += per_half_packets if h < 2 * nc else 1 << 40
+    if isinstance(sc, BulkScenario):
+        min_wire = max(1, hdr)
+    else:
+        min_wire = max(1, min([hdr] + [c.header_bytes for c in sc.connections if c.header_bytes is not None]
+                              + [s.packet_bytes for s in sc.cbr]))
+    traffic = np.zeros(nl, np.int64)  # a route never crosses a link twice
+    np.add.at(traffic, path_links[:path_ptr[nh]], per_half_packets)
+    np.add.at(traffic, path_links[path_ptr[nh]:path_ptr[-1]], 1 << 40)
     caps_l = np.zeros(nl, np.int64)
     pool = 64
     for i, lk in enumerate(links):
@@ -276,6 +336,44 @@ def _link_rows(sc: Scenario, paths: list[tuple[int, ...]], per_half_packets: int
     return link, _pieces(flu_t, flu_r), drops, np.zeros(total, L.RING), max(pool, caps.get("pool", 0))
 
 
+def _tcp_fields(tcps) -> dict:
+    """Return the ``L.CONN`` fields that come from each connection's ``TcpParams``, as lists."""
+    return {
+        "variant": [VARIANTS.index(tp.variant) for tp in tcps], "mss": [tp.segment_bytes for tp in tcps],
+        "dupthresh": [tp.dupack_threshold for tp in tcps], "limited_tx": [tp.limited_transmit for tp in tcps],
+        "delack_ticks": [tp.delayed_ack_on_ticks for tp in tcps], "rwnd": [tp.rwnd_bytes for tp in tcps],
+        "iw": [tp.initial_window_segments for tp in tcps], "delack": [tp.delayed_ack for tp in tcps],
+        "idle_restart": [tp.restart_after_idle for tp in tcps],
+        "min_rto": [tp.min_rto_s for tp in tcps], "max_rto": [tp.max_rto_s for tp in tcps],
+        "init_rto": [tp.initial_rto_s for tp in tcps], "delack_s": [tp.delayed_ack_timeout_s for tp in tcps],
+        "tick_s": [tp.timer_granularity_s for tp in tcps],
+        "init_ssthresh": [1e30 if tp.initial_ssthresh_bytes is None else tp.initial_ssthresh_bytes for tp in tcps],
+    }
+
+
+def _bulk_connection_rows(sc: BulkScenario) -> np.ndarray:
+    """Return the per-connection records (``L.CONN``) of a ``BulkScenario``: its columns, and the fields of
+    its distinct ``TcpParams`` indexed by ``conn_tcp`` (the values ``_connection_rows`` writes)."""
+    nc = sc.n_connections
+    conn = np.zeros(nc, L.CONN)
+    if nc == 0:
+        return conn
+    k = sc.conn_tcp
+    per_tcp = _tcp_fields(sc.tcps)
+    per_tcp["hdr"] = [sc.tcpip_header_bytes + (TIMESTAMP_OPTION_BYTES if tp.timestamps else 0) for tp in sc.tcps]
+    for name, vals in per_tcp.items():
+        conn[name] = np.asarray(vals)[k]
+    conn["proto"] = L.PROTO_TCP
+    conn["client"] = sc.conn_client
+    conn["server"] = sc.conn_server
+    conn["closer"] = sc.conn_closer
+    conn["open_t"] = sc.conn_open_time_s
+    conn["timewait_t"] = np.nan
+    own = sc.msg_pool < 0  # pooled: no closer
+    np.add.at(conn["total"], (sc.msg_conn[own], sc.msg_sender[own]), 1)
+    return conn
+
+
 def _connection_rows(sc: Scenario) -> np.ndarray:
     """Return the per-connection records (``L.CONN``), field by field."""
     conns = sc.connections
@@ -283,24 +381,17 @@ def _connection_rows(sc: Scenario) -> np.ndarray:
     conn = np.zeros(nc, L.CONN)
     if nc == 0:
         return conn
-    tcps = [c.tcp for c in conns]
     hdr = sc.tcpip_header_bytes
     closer = {"client": 0, "server": 1, "none": -1}
     fields = {
         "proto": [L.PROTO_TCP] * nc,
         "client": [c.client for c in conns], "server": [c.server for c in conns],
-        "variant": [VARIANTS.index(tp.variant) for tp in tcps], "mss": [tp.segment_bytes for tp in tcps],
-        "dupthresh": [tp.dupack_threshold for tp in tcps], "limited_tx": [tp.limited_transmit for tp in tcps],
-        "delack_ticks": [tp.delayed_ack_on_ticks for tp in tcps], "rwnd": [tp.rwnd_bytes for tp in tcps],
-        "iw": [tp.initial_window_segments for tp in tcps], "delack": [tp.delayed_ack for tp in tcps],
-        "idle_restart": [tp.restart_after_idle for tp in tcps], "closer": [closer[c.closer] for c in conns],
+        **_tcp_fields([c.tcp for c in conns]),
+        "closer": [closer[c.closer] for c in conns],
         "multistream": [c.multistream for c in conns],
         "hdr": [(hdr if c.header_bytes is None else c.header_bytes)
                 + (TIMESTAMP_OPTION_BYTES if c.tcp.timestamps else 0) for c in conns],
-        "min_rto": [tp.min_rto_s for tp in tcps], "max_rto": [tp.max_rto_s for tp in tcps],
-        "init_rto": [tp.initial_rto_s for tp in tcps], "delack_s": [tp.delayed_ack_timeout_s for tp in tcps],
-        "tick_s": [tp.timer_granularity_s for tp in tcps], "open_t": [c.open_time_s for c in conns],
-        "init_ssthresh": [1e30 if tp.initial_ssthresh_bytes is None else tp.initial_ssthresh_bytes for tp in tcps],
+        "open_t": [c.open_time_s for c in conns],
     }
     for name, vals in fields.items():
         conn[name] = vals
@@ -345,8 +436,8 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     records the TCP, per-packet, router-hop and queue traces (slower, more memory); ``result.to_pcap`` then
     writes the run as a capture file.
     """
-    if not isinstance(scenario, Scenario):
-        raise ValueError(f"scenario={scenario!r} is not allowed: must be a Scenario")
+    if not isinstance(scenario, (Scenario, BulkScenario)):
+        raise ValueError(f"scenario={scenario!r} is not allowed: must be a Scenario or a BulkScenario")
     check_bool("trace", trace)
     rng = make_generator(seed)
     nl = len(scenario.network.links)
@@ -375,15 +466,14 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     # seeds, so they take no draw from ``seed`` and change nothing else.
     # The timestamp clock offsets are drawn after the ISNs, so the ISNs are those of runs before timestamps.
     isn_rng = np.random.default_rng(seed_vals)
-    isn = isn_rng.integers(0, 2**32, size=(len(scenario.connections), 2), dtype=np.uint64)
+    isn = isn_rng.integers(0, 2**32, size=(_sizes(scenario)[0], 2), dtype=np.uint64)
     ts_offset = isn_rng.integers(0, 2**32, size=scenario.network.n_nodes, dtype=np.uint64)
     return _result(scenario, S, isn, ts_offset)
 
 
-def _result(sc: Scenario, S: L.State, isn: np.ndarray, ts_offset: np.ndarray | None = None) -> PacketResult:
-    nc = len(sc.connections)
-    nm = len(sc.messages)
-    ncb = len(sc.cbr)
+def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset: np.ndarray | None = None
+            ) -> PacketResult:
+    nc, nm, ncb = _sizes(sc)
     half, conn, link, st = S.half, S.conn, S.link, S.st[0]
     T = sc.duration_s
 
@@ -453,6 +543,9 @@ def _result(sc: Scenario, S: L.State, isn: np.ndarray, ts_offset: np.ndarray | N
         packets_dropped_queue=int(st["drop_q"]),
         packets_dropped_loss=int(st["drop_l"]),
         packets_in_flight=int(S.pkt.shape[0] - st["free_n"]),
+        link_queue_samples=link["q_n"].copy(),
+        link_queue_mean_bytes=link["q_sum"] / np.maximum(link["q_n"], 1),
+        link_queue_peak_bytes=link["q_peak"].copy(),
         tcp_trace=tcp_tr,
         packet_trace=pkt_tr,
         queue_trace=q_tr,

@@ -1,6 +1,6 @@
 """The two architectures of Pearson & McGregor as packet-level scenarios, and ``simulate_satellite``.
 
-``build_satellite(params, seed)`` returns the ``Scenario`` and a ``Plan`` (which message and connection
+``build_satellite(params, seed)`` returns the ``BulkScenario`` and a ``Plan`` (which message and connection
 stands for what); ``simulate_satellite(params, seed)`` runs it and returns a ``SatelliteResult``.
 
 Per request i made at time t (message indices in brackets):
@@ -17,18 +17,19 @@ Random draws: the workload's (``day_traces``, from ``seed``); the packet level d
 
 from __future__ import annotations
 
-import heapq
 import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.packet import Connection, ConnectionPool, FluidBackground, LinkParams, Message, Scenario, simulate
+from simcore.packet import BulkScenario, ConnectionPool, FluidBackground, LinkParams, simulate
 from simcore.rng import SeedLike, make_generator
 
+from ._slots import assign
 from .network import NZ, SAT_NZ_US, SAT_US_NZ, US, star_network
 from .params import SatelliteParams, SatelliteResult
+from .persistent import as_servers, persistent_columns, server_ids
 from .tcp import era_tcp
 from .workload import Workload, day_traces, merge_traces, sample_pages
 
@@ -70,42 +71,41 @@ def _requests(p: SatelliteParams, seed: SeedLike) -> tuple[Workload, np.ndarray]
     return both, np.r_[np.zeros(len(wl), bool), np.ones(n, bool)]
 
 
-def _assign_slots(p: SatelliteParams, w: Workload) -> tuple[np.ndarray, list[LinkParams]]:
-    """Give each request a server slot of its (rate, delay) class, reusing a slot once the previous request
-    on it is over by a generous estimate (``slot_slack`` x a nominal duration + 1 s)."""
+def _slot_inputs(p: SatelliteParams, w: Workload) -> tuple:
+    """Return each request's (rate class, rate centres, delay class, delay centres), the time its server
+    is first needed, and when its slot is free again by a generous estimate (``slot_slack`` x a nominal
+    duration + 1 s)."""
     wp = p.workload
     r_idx, r_val = _quantize(w.release_rate_bps, wp.release_min_bps, wp.release_max_bps, p.n_rate_classes)
     d_idx, d_val = _quantize(w.us_delay_s, 0.001, wp.us_delay_max_s, p.n_delay_classes)
     base = p.architecture == "base"
-    sat_rtt = 2.0 * p.satellite_delay_s
-    slots: list[LinkParams] = []
-    free: dict[int, list] = {}
-    out = np.empty(len(w), np.int64)
-    for i in np.argsort(w.time_s, kind="stable"):
-        rate, delay = r_val[r_idx[i]], d_val[d_idx[i]]
-        rtt = 2.0 * delay + (sat_rtt if base else 0.0)
-        win = min(int(w.server_window_bytes[i]), p.proxy_window_bytes)
-        size = float(w.reply_bytes[i])
-        nominal = (2.0 * rtt + size * 8.0 / min(rate, win * 8.0 / rtt)
-                   + math.log2(1.0 + size / w.server_mss_bytes[i]) * rtt)
-        start = w.time_s[i] + (0.0 if base else p.satellite_delay_s)
-        key = int(r_idx[i]) * p.n_delay_classes + int(d_idx[i])
-        heap = free.setdefault(key, [])
-        if heap and heap[0][0] <= start:
-            s = heapq.heappop(heap)[1]
-        else:
-            s = len(slots)
-            slots.append(LinkParams(rate_bps=float(rate), delay_s=float(delay), queue_packets=_SLOT_QUEUE_PACKETS))
-        out[i] = s
-        heapq.heappush(heap, (start + p.slot_slack * nominal + 1.0, s))
+    rate, delay = r_val[r_idx], d_val[d_idx]
+    rtt = 2.0 * delay + (2.0 * p.satellite_delay_s if base else 0.0)
+    win = np.minimum(w.server_window_bytes.astype(np.int64), p.proxy_window_bytes)
+    size = w.reply_bytes.astype(np.float64)
+    log2 = np.array([math.log2(x) for x in (1.0 + size / w.server_mss_bytes).tolist()])  # libm, as math does
+    nominal = 2.0 * rtt + size * 8.0 / np.minimum(rate, win * 8.0 / rtt) + log2 * rtt
+    start = (w.time_s + (0.0 if base else p.satellite_delay_s)).astype(np.float64)
+    return (r_idx, r_val, d_idx, d_val), start, start + p.slot_slack * nominal + 1.0
+
+
+def _assign_slots(p: SatelliteParams, w: Workload) -> tuple[np.ndarray, list[LinkParams]]:
+    """Give each request a server slot of its (rate, delay) class, reusing a slot once the previous request
+    on it is over by a generous estimate (``_slot_inputs``)."""
+    (r_idx, r_val, d_idx, d_val), start, free_after = _slot_inputs(p, w)
+    key = r_idx.astype(np.int64) * p.n_delay_classes + d_idx.astype(np.int64)
+    out, slot_key = assign(np.argsort(w.time_s, kind="stable").astype(np.int64), key, start, free_after,
+                           p.n_rate_classes * p.n_delay_classes)
+    slots = [LinkParams(rate_bps=float(r_val[k // p.n_delay_classes]), delay_s=float(d_val[k % p.n_delay_classes]),
+                        queue_packets=_SLOT_QUEUE_PACKETS) for k in slot_key.tolist()]
     return out, slots
 
 
 def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload | None = None, *,
                     sample_mask: np.ndarray | None = None,
                     backgrounds: tuple[FluidBackground | None, FluidBackground | None] = (None, None),
-                    ) -> tuple[Scenario, Plan]:
-    """Return the scenario of one run and its ``Plan``.
+                    ) -> tuple[BulkScenario, Plan]:
+    """Return the scenario of one run (a ``BulkScenario``: columns, no object per request) and its ``Plan``.
 
     ``requests``: use exactly these requests instead of the seeded merged workload (with the sample pages);
     ``sample_mask`` marks which of them are sample pages (default: none). ``backgrounds``: fluid traffic
@@ -115,7 +115,8 @@ def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload 
         raise ValueError(f"params={params!r} is not allowed: must be a SatelliteParams")
     p = params
     if requests is None:
-        w, is_sample = _requests(p, make_generator(seed))
+        gen = make_generator(seed)
+        w, is_sample = _requests(p, gen)
     elif isinstance(requests, Workload):
         w = requests
         is_sample = np.zeros(len(w), bool) if sample_mask is None else np.asarray(sample_mask, bool)
@@ -123,67 +124,100 @@ def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload 
             raise ValueError(f"sample_mask has shape {is_sample.shape}: must be ({len(w)},), one per request")
     else:
         raise ValueError(f"requests={requests!r} is not allowed: must be a Workload or None")
-    slot, slot_links = _assign_slots(p, w)
     sat = [LinkParams(rate_bps=p.satellite_rate_bps, delay_s=p.satellite_delay_s,
                       queue_packets=p.router_queue_packets, queue_bytes=p.router_buffer_bytes, background=bg)
            for bg in backgrounds]
-    net = star_network(sat[0], sat[1], slot_links)
-    n = len(w)
-    conns: list[Connection] = []
-    msgs: list[Message] = []
-    pools: tuple[ConnectionPool, ...] = ()
-    req_msg = np.empty(n, np.int64)
-    done_msg = np.empty(n, np.int64)
-    srv_conn = np.empty(n, np.int64)
-    open_msg = np.full(n, -1, np.int64)
-    if p.architecture == "us_proxy":
-        tcp = era_tcp(p.proxy_mss_bytes, p.proxy_window_bytes, p.tcp_preset)
-        conns += [Connection(NZ, US, tcp) for _ in range(p.n_proxy_connections)]
-        pools = (ConnectionPool(tuple(range(p.n_proxy_connections)), "fewest_outstanding"),)
-    for i in range(n):
-        t = float(w.time_s[i])
-        node = 2 + int(slot[i])
-        mss = int(w.server_mss_bytes[i])
-        tcp = era_tcp(mss, max(mss, min(int(w.server_window_bytes[i]), p.proxy_window_bytes)), p.tcp_preset)
-        req, size = int(w.request_bytes[i]), int(w.reply_bytes[i])
-        c, m = len(conns), len(msgs)
-        srv_conn[i] = c
-        req_msg[i] = m
-        if p.architecture == "base":
-            conns.append(Connection(NZ, node, tcp, open_time_s=t, closer="server"))
-            msgs += [Message(c, req, "client", start_time_s=t), Message(c, size, "server", after_message=m)]
-            done_msg[i] = m + 1
-            continue
-        muxed = size + p.mux_overhead_bytes * -(-size // mss)
-        conns.append(Connection(US, node, tcp, open_after_message=m, closer="server"))
-        msgs += [Message(None, req, "client", start_time_s=t, pool=0),
-                 Message(c, req, "client", after_message=m)]
-        if p.relay == "store_and_forward":
-            msgs += [Message(c, size, "server", after_message=m + 1),
-                     Message(None, muxed, "server", after_message=m + 2, pool=0)]
-        else:  # the pool connection is chosen when the first reply segment is due at the US proxy
-            first_s = slot_links[slot[i]].delay_s + (mss + 40) * 8.0 / slot_links[slot[i]].rate_bps
-            msgs += [Message(c, muxed, "server", after_message=m + 1),
-                     Message(None, muxed, "server", after_message=m + 1, delay_after_s=first_s, relay_of=m + 2,
-                             pool=0)]
-        open_msg[i] = m
-        done_msg[i] = m + 3
-    sc = Scenario(net, tuple(conns), tuple(msgs), duration_s=p.duration_s, pools=pools)
-    plan = Plan(w.time_s.copy(), w.reply_bytes.copy(), is_sample, slot, req_msg, done_msg, srv_conn, open_msg,
-                len(slot_links))
+    if p.http_version == "1.1":  # beyond the paper: persistent connections (simcore/satellite/persistent.py)
+        rng = make_generator(seed) if requests is not None else gen
+        n_wl = int((~is_sample).sum())
+        server = np.full(len(w), p.n_servers, np.int64)  # the sample pages' own server
+        server[~is_sample] = server_ids(n_wl, p.n_servers, p.server_zipf_alpha, rng)
+        w = as_servers(w, server)
+        classes, _, free_after = _slot_inputs(p, w)
+        slot, slot_links, sc, plan_cols = persistent_columns(
+            p, w, server, free_after, classes, _SLOT_QUEUE_PACKETS, lambda links: star_network(sat[0], sat[1], links))
+    else:
+        slot, slot_links = _assign_slots(p, w)
+        net = star_network(sat[0], sat[1], slot_links)
+        sc, plan_cols = _columns(p, w, slot, slot_links, net)
+    plan = Plan(w.time_s.copy(), w.reply_bytes.copy(), is_sample, slot, *plan_cols, len(slot_links))
     return sc, plan
 
 
-def _occupancy(res, link: int) -> tuple[float, float]:
-    q = res.queue_trace
-    if q is None:
+def _columns(p: SatelliteParams, w: Workload, slot: np.ndarray, slot_links: list[LinkParams], net
+             ) -> tuple[BulkScenario, tuple]:
+    """Return the run as a ``BulkScenario`` (columns, no object per request) and the Plan's
+    (request_msg, done_msg, server_conn, open_msg) columns. Layout: see the module docstring."""
+    n = len(w)
+    i = np.arange(n, dtype=np.int64)
+    mss = w.server_mss_bytes.astype(np.int64)
+    rwnd = np.maximum(mss, np.minimum(w.server_window_bytes.astype(np.int64), p.proxy_window_bytes))
+    pairs, which = np.unique(mss << 32 | rwnd, return_inverse=True)  # the distinct (MSS, window) pairs
+    tcps = [era_tcp(int(k >> 32), int(k & 0xFFFFFFFF), p.tcp_preset) for k in pairs.tolist()]
+    srv_tcp = which.reshape(-1).astype(np.int64)
+    t = w.time_s.astype(np.float64)
+    req = w.request_bytes.astype(np.int64)
+    size = w.reply_bytes.astype(np.int64)
+    node = 2 + slot.astype(np.int64)
+    if p.architecture == "base":
+        two = lambda a, b: np.stack([a, b], axis=1).reshape(-1)  # noqa: E731 (interleave per request)
+        sc = BulkScenario(
+            net, tuple(tcps) or (era_tcp(p.proxy_mss_bytes, p.proxy_window_bytes, p.tcp_preset),),
+            conn_client=np.full(n, NZ), conn_server=node, conn_tcp=srv_tcp, conn_open_time_s=t,
+            conn_open_after=np.full(n, -1), conn_closer=np.ones(n, np.int64),
+            msg_conn=np.repeat(i, 2), msg_pool=np.full(2 * n, -1), msg_sender=np.tile([0, 1], n),
+            msg_size_bytes=two(req, size), msg_start_s=two(t, np.zeros(n)), msg_after=two(np.full(n, -1), 2 * i),
+            msg_delay_s=np.zeros(2 * n), msg_relay_of=np.full(2 * n, -1), duration_s=p.duration_s)
+        return sc, (2 * i, 2 * i + 1, i, np.full(n, -1, np.int64))
+    N = p.n_proxy_connections
+    c = N + i
+    m = 4 * i
+    muxed = size + p.mux_overhead_bytes * -(-size // mss)
+    four = lambda a, b, d, e: np.stack([a, b, d, e], axis=1).reshape(-1)  # noqa: E731
+    none = np.full(n, -1, np.int64)
+    zero = np.zeros(n)
+    if p.relay == "store_and_forward":
+        sizes = four(req, req, size, muxed)
+        after = four(none, m, m + 1, m + 2)
+        delay = np.zeros(4 * n)
+        relay = np.full(4 * n, -1, np.int64)
+    else:  # the pool connection is chosen when the first reply segment is due at the US proxy
+        s_delay = np.array([lk.delay_s for lk in slot_links])[slot]
+        s_rate = np.array([lk.rate_bps for lk in slot_links])[slot]
+        first_s = s_delay + (mss + 40) * 8.0 / s_rate if n else zero
+        sizes = four(req, req, muxed, muxed)
+        after = four(none, m, m + 1, m + 1)
+        delay = four(zero, zero, zero, first_s)
+        relay = four(none, none, none, m + 2)
+    proxy_tcp = len(tcps)
+    tcps.append(era_tcp(p.proxy_mss_bytes, p.proxy_window_bytes, p.tcp_preset))
+    sc = BulkScenario(
+        net, tuple(tcps),
+        conn_client=np.r_[np.full(N, NZ), np.full(n, US)], conn_server=np.r_[np.full(N, US), node],
+        conn_tcp=np.r_[np.full(N, proxy_tcp), srv_tcp], conn_open_time_s=np.zeros(N + n),
+        conn_open_after=np.r_[np.full(N, -1), m], conn_closer=np.r_[np.full(N, -1), np.ones(n, np.int64)],
+        msg_conn=four(none, c, c, none), msg_pool=four(zero.astype(np.int64), none, none, zero.astype(np.int64)),
+        msg_sender=np.tile([0, 0, 1, 1], n), msg_size_bytes=sizes, msg_start_s=four(t, zero, zero, zero),
+        msg_after=after, msg_delay_s=delay, msg_relay_of=relay, duration_s=p.duration_s,
+        pools=(ConnectionPool(tuple(range(N)), "fewest_outstanding"),))
+    return sc, (m, m + 3, c, m)
+
+
+def _occupancy(res, link: int, measured: bool) -> tuple[float, float]:
+    """Return (mean, peak) bytes in ``link``'s buffer over the kernel's samples at packet arrivals (the
+    engine keeps these statistics without tracing: the same numbers its queue trace would give)."""
+    if not measured:
         return math.nan, math.nan
-    b = q.bytes[q.link == link]
-    return (float(b.mean()), float(b.max())) if b.size else (0.0, 0.0)
+    return float(res.link_queue_mean_bytes[link]), float(res.link_queue_peak_bytes[link])
 
 
-def _connections(plan: Plan, res, T: float) -> tuple[float, int, int]:
+def _connections(plan: Plan, res, T: float, persistent: bool = False) -> tuple[float, int, int]:
     """Return (mean, peak) concurrent server connections and the number of slot overlaps."""
+    if persistent:  # HTTP/1.1: one slot per connection, open from its first request to the end
+        first = np.full(plan.n_slots, np.inf)
+        np.minimum.at(first, plan.server_conn, plan.made_s)
+        first = first[first < T]
+        return float((T - first).sum() / T), int(first.size), 0
     if (plan.open_msg >= 0).any():
         opened = res.message_done_s[plan.open_msg]
     else:
@@ -218,19 +252,19 @@ def simulate_satellite(params: SatelliteParams, seed: SeedLike = 0, requests: Wo
     t0 = time.perf_counter()
     sc, plan = build_satellite(params, seed, requests)
     t1 = time.perf_counter()
-    res = simulate(sc, seed=0, trace=params.measure_buffers)
+    res = simulate(sc, seed=0)  # buffer statistics come without traces
     t2 = time.perf_counter()
     return _result(params, sc, plan, res, t1 - t0, t2 - t1)
 
 
-def _result(p: SatelliteParams, sc: Scenario, plan: Plan, res, build_s: float, sim_s: float) -> SatelliteResult:
+def _result(p: SatelliteParams, sc: BulkScenario, plan: Plan, res, build_s: float, sim_s: float) -> SatelliteResult:
     T = p.duration_s
     done = res.message_done_s[plan.done_msg]
     times = done - plan.made_s
     lb = res.link_bytes
-    nz_mean, nz_peak = _occupancy(res, SAT_NZ_US)
-    us_mean, us_peak = _occupancy(res, SAT_US_NZ)
-    conn_mean, conn_peak, overlaps = _connections(plan, res, T)
+    nz_mean, nz_peak = _occupancy(res, SAT_NZ_US, p.measure_buffers)
+    us_mean, us_peak = _occupancy(res, SAT_US_NZ, p.measure_buffers)
+    conn_mean, conn_peak, overlaps = _connections(plan, res, T, p.http_version == "1.1")
     samples = times[plan.is_sample]
     fin = np.isfinite(times)
     return SatelliteResult(

@@ -11,10 +11,11 @@ from simcore._validate import check_bool, check_choice, check_int, check_real
 from .tcp import TCP_PRESETS
 from .workload import WorkloadParams
 
-__all__ = ["ARCHITECTURES", "RELAYS", "SatelliteParams", "SatelliteResult"]
+__all__ = ["ARCHITECTURES", "HTTP_VERSIONS", "RELAYS", "SatelliteParams", "SatelliteResult"]
 
 ARCHITECTURES = ("base", "us_proxy")
 RELAYS = ("store_and_forward", "cut_through")
+HTTP_VERSIONS = ("1.0", "1.1")
 
 
 @dataclass(frozen=True)
@@ -36,10 +37,14 @@ class SatelliteParams:
         log-spaced classes (one slot link per class and concurrent request).
     slot_slack: a server slot is reused ``slot_slack`` times its request's nominal duration later.
     sample_window_fraction: the sample pages are requested evenly over this fraction of the run.
-    measure_buffers: record the satellite buffers' occupancy (needs the engine's traces: slower).
+    measure_buffers: report the satellite buffers' mean and peak occupancy (the engine keeps them without
+        traces, so this costs nothing; False reports NaN).
     tcp_preset: every connection's TCP, 'bsd44lite' (the paper's 4.4BSD-Lite; default) or 'linux'
         (beyond the paper: today's TCP). A ``proxy_window_bytes`` above 65535 stands for RFC 1323
         window scaling (the engine's windows are not limited to 16 bits).
+    http_version: '1.0' (the paper: a new connection per request) or '1.1' (beyond the paper, base only:
+        persistent connections from the NZ proxy to servers drawn from a Zipf-like popularity over
+        ``n_servers`` servers with exponent ``server_zipf_alpha``; ``simcore/satellite/persistent.py``).
     """
 
     architecture: str = "base"
@@ -59,6 +64,9 @@ class SatelliteParams:
     sample_window_fraction: float = 0.75
     measure_buffers: bool = True
     tcp_preset: str = "bsd44lite"
+    http_version: str = "1.0"
+    n_servers: int = 5000
+    server_zipf_alpha: float = 0.8
     workload: WorkloadParams = field(default_factory=WorkloadParams)
 
     def __post_init__(self):
@@ -81,6 +89,12 @@ class SatelliteParams:
         check_real("sample_window_fraction", self.sample_window_fraction, 0.0, 1.0, lo_open=True)
         check_bool("measure_buffers", self.measure_buffers)
         check_choice("tcp_preset", self.tcp_preset, TCP_PRESETS)
+        check_choice("http_version", self.http_version, HTTP_VERSIONS)
+        check_int("n_servers", self.n_servers, 1, 10**7)
+        check_real("server_zipf_alpha", self.server_zipf_alpha, 0.0, 3.0)
+        if self.http_version == "1.1" and self.architecture != "base":
+            raise ValueError(f"http_version='1.1' is not allowed with architecture={self.architecture!r}: "
+                             "persistent connections from the NZ proxy are modelled for 'base' only")
 
     @property
     def router_queue_packets(self) -> int:

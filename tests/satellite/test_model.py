@@ -95,7 +95,8 @@ def test_star_routes_are_the_fewest_hop_routes():
 
 def test_us_proxy_scenario_structure():
     p = SatelliteParams(architecture="us_proxy", n_proxy_connections=7, n_traces=2, duration_s=30.0)
-    sc, plan = build_satellite(p, 5)
+    bulk, plan = build_satellite(p, 5)
+    sc = bulk.to_scenario()  # the same run as one object per connection and message
     n = len(plan.made_s)
     assert len(sc.connections) == 7 + n and len(sc.messages) == 4 * n
     assert sc.pools[0].conns == tuple(range(7)) and sc.pools[0].rule == "fewest_outstanding"
@@ -107,6 +108,7 @@ def test_us_proxy_scenario_structure():
         assert out.pool == 0 and out.size_bytes == srv.size_bytes + 20 * math.ceil(srv.size_bytes / mss)
         assert sc.connections[plan.server_conn[i]].closer == "server"
     b, bplan = build_satellite(SatelliteParams(n_traces=2, duration_s=30.0), 5)
+    b = b.to_scenario()
     assert len(b.connections) == n and len(b.messages) == 2 * n and not b.pools
     assert plan.is_sample.sum() == 20 and np.array_equal(bplan.reply_bytes, plan.reply_bytes)
 
