@@ -68,7 +68,7 @@ def tcp_arrive(S, p, t):
         if half[s].state == L.S_EST:
             A.maybe_close(S, r >> 1, t)
     else:
-        try_send(S, s, t)
+        outline(try_send, (S, s, t))  # a SYN without ACK: not per packet
     owed = half[r].ack_owed
     if owed == 1:
         if try_send(S, s, t) == 0 and half[r].ack_owed == 1:
