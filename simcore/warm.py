@@ -55,9 +55,9 @@ def _warm_delay() -> None:
 
 
 # Cold compile of the packet kernels on the project's 2-core reference machine, as measured by
-# benchmarks/bench_compile.py (rounded up; 110 s with TCP and SCTP on 2026-11-23, quiet machine; then cold
-# paths as noinline calls: 72 s CPU against 126 s for the 110 s version side by side on a busy machine,
-# i.e. about 63 s quiet); shown to a student whose first run will compile them.
+# benchmarks/bench_compile.py (rounded up; 2026-11-23, TCP and SCTP, cold paths as noinline calls: 64 s wall,
+# 57 s CPU, beside 119 s / 112 s for the version before them, run side by side on a quiet machine); shown
+# to a student whose first run will compile them.
 PACKET_COMPILE_S = 70
 
 
