@@ -27,6 +27,7 @@ from simcore.packet import (
     Message,
     Network,
     Scenario,
+    SctpParams,
     TcpParams,
     bulk_scenario,
     chain,
@@ -86,6 +87,46 @@ def _scenarios():
     db = dumbbell(2, LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=50))
     cbr = (CbrSource(db.left[0], db.right[0], (3e6, 0.0, 5e6), (0.0, 1.0, 2.0), 1000, 0.5, 5.0),)
     yield "cbr", bulk_scenario(db.network, db.pairs, TcpParams(variant="sack"), 6.0, cbr=cbr), True
+    yield from _sctp_scenarios()
+
+
+def _sctp_scenarios():
+    """SCTP associations (chapter 3): both RFC generations, random and forced losses on either direction,
+    handshake losses, several streams, both closers, Max.Burst rules, DATA on COOKIE-ECHO, idle decay, and
+    SCTP beside TCP on one bottleneck."""
+    def path(fwd_drops=(), back_drops=(), loss=0.0, rate=4e6, queue=40):
+        fwd = LinkParams(rate_bps=rate, delay_s=0.03, queue_packets=queue, loss_prob=loss, drop_sequence=fwd_drops)
+        back = LinkParams(rate_bps=rate, delay_s=0.03, queue_packets=queue, loss_prob=loss, drop_sequence=back_drops)
+        return Network(2, Network.duplex(0, 1, fwd, back))
+
+    msgs = tuple(Message(0, 30_000 + 4000 * k, "client" if k % 3 else "server", stream=k % 5,
+                         start_time_s=0.02 * k) for k in range(15))
+    for preset in ("rfc4960", "rfc2960"):
+        for closer in ("client", "server"):
+            sp = SctpParams.preset(preset)
+            yield f"sctp-{preset}-loss-{closer}", Scenario(
+                path(loss=0.02), (Connection(0, 1, transport="sctp", sctp=sp, closer=closer),), msgs,
+                duration_s=20.0), True
+    variants = {
+        "burst-packets-nodelack": SctpParams(max_burst_rule="packets", delayed_sack=False),
+        "cookie-data-smallrwnd": SctpParams(cookie_echo_data=True, rwnd_bytes=8000, mtu_bytes=1000),
+        "no-htna-no-fastrec": SctpParams(htna=False, fast_recovery=False, initial_cwnd_mtus=2, max_burst=0),
+    }
+    for name, sp in variants.items():
+        yield f"sctp-{name}", Scenario(path((3, 9, 10, 30), (4, 20, 21, 22)), (
+            Connection(0, 1, transport="sctp", sctp=sp, closer="client"),), msgs, duration_s=20.0), True
+    # lost INIT, lost COOKIE-ECHO, lost INIT-ACK: T1-init backs off; idle gaps between messages
+    gaps = tuple(Message(0, 20_000, start_time_s=4.0 * k) for k in range(4))
+    yield "sctp-handshake-loss-idle", Scenario(path((0, 2), (0,)), (
+        Connection(0, 1, transport="sctp", closer="client"),), gaps, duration_s=40.0), True
+    # SCTP and TCP share a lossy bottleneck; request/response over SCTP beside bulk TCP
+    db = dumbbell(3, LinkParams(rate_bps=6e6, delay_s=0.02, queue_packets=25, loss_prob=0.01))
+    conns = (Connection(db.left[0], db.right[0], transport="sctp", closer="client"),
+             Connection(db.left[1], db.right[1], TcpParams(variant="sack")),
+             Connection(db.left[2], db.right[2], transport="sctp", sctp=SctpParams.preset("rfc2960")))
+    mix = (Message(0, 400, "client"), Message(0, 150_000, "server", after_message=0, stream=1),
+           Message(1, None), Message(2, None, stream=3))
+    yield "sctp-beside-tcp", Scenario(db.network, conns, mix, duration_s=15.0), True
 
 
 def _digest(res) -> dict:

@@ -40,7 +40,7 @@ def maybe_close(S, c, t):
     T.close_half(S, h, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _complete(S, r, m, t):
     """Message ``m`` of half ``r`` has wholly reached the application: record it, release its dependents."""
     msg = S.msg
@@ -56,7 +56,7 @@ def _complete(S, r, m, t):
         push(S, max(t, S.conn[k].open_t), L.EV_OPEN, k)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _deliver_streams(S, r, t):
     """Multistream delivery: complete every message whose bytes have all arrived and whose predecessor
     on the same stream is complete (any predecessor on an unordered connection, ``multistream`` 2: SCTP's U
@@ -119,7 +119,7 @@ def deliver(S, r, t):
         maybe_close(S, c, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _update_available(S, h):
     """Set half ``h``'s available-data end: up to the first written message not wholly available.
 
@@ -139,7 +139,7 @@ def _update_available(S, h):
     half[h].write_end = end
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _relay_progress(S, k):
     """Return how many bytes of message ``k`` have reached its receiving application in order."""
     msg = S.msg
@@ -150,7 +150,7 @@ def _relay_progress(S, k):
     return max(0, min(rn, msg[k].end) - msg[k].begin)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _feed_relays(S, r, t):
     """At the receiving host of half ``r``: pass the bytes now delivered in order on to relaying messages."""
     half = S.half
@@ -169,7 +169,7 @@ def _feed_relays(S, r, t):
         m = msg[m].next
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pick_conn(S, k, d):
     """Return the connection of pool ``k`` that its rule picks for a message in direction ``d`` now."""
     po = S.pool
@@ -192,7 +192,7 @@ def _pick_conn(S, k, d):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def write(S, m, t):
     """The application writes message ``m`` (``EV_WRITE``): on its connection, or the one its pool picks."""
     half = S.half

@@ -16,6 +16,7 @@ from simcore.engine import heap_pop
 from . import _layout as L
 from ._app import write
 from ._link import alloc, fluid_advance, fluid_chunks, inject, link_enqueue, push, release, trace_pkt
+from ._outline import outline
 from ._transport import on_arrival, on_delack, on_open, on_timer
 
 
@@ -49,7 +50,7 @@ def _cbr_emit(S, k, t):
         push(S, tn, L.EV_CBR, k)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _cbr_arrive(S, p, t):
     """A CBR packet reaches its destination: count it and record its one-way delay."""
     st = S.st[0]
@@ -106,12 +107,12 @@ def run(S):
             if path_ptr[path] + hop < path_ptr[path + 1]:
                 pkt[a].hop = hop
                 if st.trace == 1:
-                    trace_pkt(S, t, L.TR_FORWARD, a, path_links[path_ptr[path] + hop])
+                    outline(trace_pkt, (S, t, L.TR_FORWARD, a, path_links[path_ptr[path] + hop]))
                 link_enqueue(S, path_links[path_ptr[path] + hop], a, t)
             else:
                 st.delivered += 1
                 if st.trace == 1:
-                    trace_pkt(S, t, L.TR_RECV, a, path_links[path_ptr[path + 1] - 1])
+                    outline(trace_pkt, (S, t, L.TR_RECV, a, path_links[path_ptr[path + 1] - 1]))
                 if pkt[a].flags & L.F_CBR:
                     _cbr_arrive(S, a, t)
                 else:

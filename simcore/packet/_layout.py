@@ -16,10 +16,13 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
 - ``_nrt=False``: no reference counting. The kernels never allocate (every array is built by
   ``simulate.py``; the heap is preallocated and a full heap aborts the run, which is then redone with
   a larger one), and refcount traffic on the state arrays cost 5x in run time.
+- ``no_cpython_wrapper=True, no_cfunc_wrapper=True`` on every internal kernel (all but ``_kernel.run``,
+  the entry point): nothing calls them from Python, and each wrapper unboxes 34 record arrays.
 - How a function is compiled depends on how often it runs and how big it is, because numba passes ``S`` to
-  a real call as its arrays' flattened fields (some 250 scalars: about 200 ns per call here) and compiles
-  every ``@njit`` function as an LLVM library of its own that links, re-optimizes and re-emits all it
-  calls (a function that ``forceinline``s a large callee pays for that callee's code again):
+  a real call as its arrays' flattened fields (some 250 scalars), LLVM's inliner counts each of them as
+  work saved by inlining (so it inlines callees of a few hundred instructions wherever they are called),
+  and numba compiles every ``@njit`` function as an LLVM library of its own that links, re-optimizes and
+  re-emits all it calls (a function that ``forceinline``s a large callee pays for that callee's code again):
 
   - ``inline="always"`` (numba inlines the function's IR at the call site; no library of its own): thin
     glue, i.e. the dispatchers of ``_transport``, TCP's handlers of rare events (``tcp_open``,
@@ -31,9 +34,18 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
   - plain calls: everything else, including per-packet functions that are large and called from many
     places (``send_packet``, ``try_send``), SACK scoreboard passes, opens, timeouts, message writes and
     completions, relays, drops and traces.
+  - ``_outline.outline(f, (S, ...))``: a plain call that LLVM may *not* inline (a ``noinline`` call site),
+    for calls off the per-packet path whose callee would otherwise be copied into every caller: traces,
+    random-loss drops and fluid accounting inside the link, the link behind SCTP's sends
+    (``inject_call``), TCP's SYNs and retransmissions (``send_segment``), ``try_send`` from the
+    application, close and timeout paths. TCP's new data and ACKs (``_send_new``, ``_send_pure_ack``:
+    ``inject``) and the event loop's forwarding keep the link inlined. Without these the event loop's
+    module held 63 copies of ``send_packet`` and about 100 of the link, and the cold compile took twice
+    as long.
 
   ``benchmarks/bench_compile.py`` prints the cold compile time and the reference dumbbell's events/s:
-  check both when moving a function from one group to another.
+  check both when moving a function from one group to another (IR-inlining ``tcp_arrive`` instead of
+  ``forceinline`` halved the compile but cut events/s tenfold: LLVM then left the hot path un-inlined).
 
 numba's cache does not notice a change in a *callee's* file (and inlined callees live inside their
 callers); ``simcore._cache_guard`` therefore drops simcore's numba caches whenever a file with numba code

@@ -44,6 +44,7 @@ from ._layout import (
     TRP_NDUP,
     TRP_SACK,
 )
+from ._outline import outline
 
 _RATE_TAU_S = 0.1  # time constant of the packet arrival-rate estimate on continuous-fluid links
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -51,7 +52,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def push(S, t, k, a):
     """Push event (t, k, a) into the preallocated heap; set the heap-full flag instead of growing."""
     if S.heap_m[0] >= S.heap_t.shape[0]:
@@ -60,7 +61,7 @@ def push(S, t, k, a):
     heap_insert(S.heap_t, S.heap_s, S.heap_k, S.heap_a, S.heap_m, t, k, a)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def uniform(rng, i):
     """Return the next U(0,1) draw of stream ``i`` (splitmix64 on the uint64 state ``rng[i]``)."""
     s = rng[i] + _GOLDEN
@@ -71,7 +72,7 @@ def uniform(rng, i):
     return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def alloc(S):
     """Return a free packet slot (its int fields cleared), or -1 with the pool-full flag set."""
     st = S.st[0]
@@ -100,7 +101,7 @@ def alloc(S):
     return p
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def take_row(S, table):
     """Return a free row of a per-half table (``ROWS_SEG``: ``S.seg``, free list ``S.seg_free[:st.seg_free]``;
     ``ROWS_OOO``: ``S.ooo``); if none is free, flag the run for a redo with one row per half and return
@@ -117,7 +118,7 @@ def take_row(S, table):
     return S.ooo_free[n - 1]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def give_row(S, table, row):
     """Return ``row`` to its table's free list (``table``: ``ROWS_SEG`` or ``ROWS_OOO``)."""
     st = S.st[0]
@@ -129,7 +130,7 @@ def give_row(S, table, row):
         st.ooo_free += 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def release(S, p):
     """Return packet slot ``p`` to the pool."""
     st = S.st[0]
@@ -137,7 +138,7 @@ def release(S, p):
     st.free_n += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def trace_pkt(S, t, kind, p, link):
     """Append one packet event (t, kind, uid, conn, dir, seq, seqlen, ack, flags, link, 3 SACK blocks) to the
     trace."""
@@ -166,9 +167,10 @@ def trace_pkt(S, t, kind, p, link):
     st.n_pkttr = n + 1
 
 
-@njit(cache=True, _nrt=False)
-def trace_queue(S, t, link, npk, nbytes):
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def trace_queue(S, t, link):
     """Append one queue sample (t, link, packets, bytes) to the trace."""
+    npk, nbytes = link_occupancy(S, link)
     st = S.st[0]
     trq = S.tr_queue
     n = st.n_qtr
@@ -184,9 +186,8 @@ def trace_queue(S, t, link, npk, nbytes):
 
 
 @njit(cache=True, inline="always")
-def inject(S, p, path, t):
-    """Send packet ``p`` (its header fields set by its transport) from the first link of route ``path``
-    (``S.path_ptr``/``S.path_links``) at time ``t``: number it, stamp it, trace it, enqueue it."""
+def _stamp(S, p, path, t):
+    """Number, stamp and trace packet ``p`` leaving on route ``path``; return its first link."""
     st = S.st[0]
     r = S.pkt[p]
     r.path = path
@@ -197,11 +198,26 @@ def inject(S, p, path, t):
     r.t_sent = t
     lnk = S.path_links[S.path_ptr[path]]
     if st.trace == 1:
-        trace_pkt(S, t, TR_SEND, p, lnk)
-    link_enqueue(S, lnk, p, t)
+        outline(trace_pkt, (S, t, TR_SEND, p, lnk))
+    return lnk
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, inline="always")
+def inject(S, p, path, t):
+    """Send packet ``p`` (its header fields set by its transport) from the first link of route ``path``
+    (``S.path_ptr``/``S.path_links``) at time ``t``: number it, stamp it, trace it, enqueue it. The link
+    is inlined here: use it on the per-packet hot path only (TCP's data and ACKs, CBR)."""
+    link_enqueue(S, _stamp(S, p, path, t), p, t)
+
+
+@njit(cache=True, inline="always")
+def inject_call(S, p, path, t):
+    """``inject`` with the link entered through a real call (``_outline``): one copy of the link per
+    module however many places send packets this way."""
+    outline(link_enqueue, (S, _stamp(S, p, path, t), p, t))
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def link_drain(S, lnk, t):
     """Forget the packets of link ``lnk`` whose transmission has ended by time ``t``."""
     link = S.link
@@ -222,7 +238,7 @@ def link_drain(S, lnk, t):
         link[lnk].qbytes = 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fluid_advance(S, lnk, t):
     """Advance the unfinished work W of fluid link ``lnk`` to time ``t`` through the rate pieces."""
     link = S.link
@@ -254,7 +270,7 @@ def fluid_advance(S, lnk, t):
     link[lnk].flu_ptr = p
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ring_append(S, lnk, n, qb, dep, size):
     """Queue ``size`` bytes departing at ``dep`` (s) at the tail of link ``lnk``'s ring, which held ``n``
     items and ``qb`` bytes, and keep the transmitter busy until ``dep``. Returns nothing."""
@@ -271,7 +287,7 @@ def ring_append(S, lnk, n, qb, dep, size):
     link[lnk].qbytes = qb + size
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fluid_chunks(S, lnk, t):
     """Admit the fluid chunks of link ``lnk`` due by time ``t`` into its buffer (drop-tail, like packets).
 
@@ -310,7 +326,7 @@ def fluid_chunks(S, lnk, t):
     link[lnk].flu_next = nxt
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def link_occupancy(S, lnk):
     """Return (packets, bytes) in link ``lnk``'s buffer after the last drain (fluid backlog included)."""
     link = S.link
@@ -319,7 +335,7 @@ def link_occupancy(S, lnk):
     return link[lnk].ring_n, link[lnk].qbytes
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _loss_strikes(S, lnk, offered):
     """Return True if the ``offered``-th packet offered to link ``lnk`` is lost: named in its
     drop_sequence, or drawn lost from its stream (drawn only when not named)."""
@@ -332,7 +348,7 @@ def _loss_strikes(S, lnk, offered):
     return loss > 0.0 and uniform(S.rng, lnk) < loss
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _drop_lost(S, p, lnk, t):
     S.link[lnk].n_drop_l += 1
     st = S.st[0]
@@ -342,10 +358,10 @@ def _drop_lost(S, p, lnk, t):
     release(S, p)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _queue_sample(S, lnk, t, tracing):
     """Count one occupancy sample of link ``lnk`` into its buffer statistics (``q_n``, ``q_sum``,
-    ``q_peak``) and, when tracing, into the queue trace."""
+    ``q_peak``) and, when tracing, into the queue trace (an outlined call: off the per-packet path)."""
     link = S.link
     npk, nb = link_occupancy(S, lnk)
     link[lnk].q_n += 1
@@ -353,10 +369,10 @@ def _queue_sample(S, lnk, t, tracing):
     if nb > link[lnk].q_peak:
         link[lnk].q_peak = nb
     if tracing:
-        trace_queue(S, t, lnk, npk, nb)
+        outline(trace_queue, (S, t, lnk))
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def link_enqueue(S, lnk, p, t):
     """Offer packet ``p`` to link ``lnk`` at time ``t``: drop it (queue full or random loss) or schedule
     its arrival at the far end. Returns 1 if the packet was accepted and not lost, else 0. A random
@@ -367,14 +383,14 @@ def link_enqueue(S, lnk, p, t):
     link[lnk].n_offered = offered + 1
     arrival_loss = link[lnk].loss_arrival == 1
     if arrival_loss and _loss_strikes(S, lnk, offered):
-        _drop_lost(S, p, lnk, t)
+        outline(_drop_lost, (S, p, lnk, t))
         return 0
     if link[lnk].has_fluid == 2:
-        fluid_chunks(S, lnk, t)
+        outline(fluid_chunks, (S, lnk, t))
     link_drain(S, lnk, t)
     cont = link[lnk].has_fluid == 1
     if cont:
-        fluid_advance(S, lnk, t)
+        outline(fluid_advance, (S, lnk, t))
     size = S.pkt[p].ipbytes + link[lnk].hdr
     n = link[lnk].ring_n
     qb = link[lnk].qbytes
@@ -412,7 +428,7 @@ def link_enqueue(S, lnk, p, t):
         link[lnk].n_drop_q += 1
         st.drop_q += 1
         if tracing:
-            trace_pkt(S, t, TR_DROP_QUEUE, p, lnk)
+            outline(trace_pkt, (S, t, TR_DROP_QUEUE, p, lnk))
         release(S, p)
         return 0
     rate = link[lnk].rate_Bps
@@ -430,7 +446,7 @@ def link_enqueue(S, lnk, p, t):
     link[lnk].bytes_tx += size
     _queue_sample(S, lnk, t, tracing)
     if not arrival_loss and _loss_strikes(S, lnk, offered):
-        _drop_lost(S, p, lnk, dep)
+        outline(_drop_lost, (S, p, lnk, dep))
         return 0
     push(S, dep + link[lnk].prop_s, EV_ARRIVE, p)
     return 1
@@ -451,4 +467,5 @@ __all__ = [
     "link_occupancy",
     "link_enqueue",
     "inject",
+    "inject_call",
 ]

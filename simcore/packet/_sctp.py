@@ -20,7 +20,7 @@ import math
 from numba import njit
 
 from . import _layout as L
-from ._link import alloc, inject, take_row
+from ._link import alloc, inject_call, take_row
 from ._rtt import rto_arm, rto_backoff, rtt_sample
 from ._sctp_cc import idle_decay, max_burst_cwnd, on_fast_retransmit, on_sack_cwnd, on_t3_expiry
 from ._sctp_recv import fill_sack, tsn_of
@@ -30,12 +30,12 @@ from ._tcp import trace_tcp
 _INF = math.inf
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pad4(n):
     return (n + 3) // 4 * 4
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     """Send one SCTP packet of half ``h`` holding ``chunks`` (K_* bits; DATA chunks of consecutive TSNs from
     ``tsn`` carrying bytes [seq, seq + ln), ``data_bytes`` on the wire with their headers and padding), with
@@ -100,11 +100,11 @@ def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     pk.chunks = chunks
     pk.flags = flags
     pk.ipbytes = size
-    inject(S, p, h, t)
+    inject_call(S, p, h, t)
     return 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def establish(S, h, t):
     """Half ``h`` may send DATA: its chunk ring, cwnd (the initial window, bytes), ssthresh (the peer's
     a_rwnd) and the peer's window."""
@@ -130,7 +130,7 @@ def establish(S, h, t):
     half[h].rto_deadline = _INF
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def send_chunk(S, h, off, t, retx):
     """Send the chunk at ring offset ``off`` of half ``h``."""
     half = S.half
@@ -149,7 +149,7 @@ def send_chunk(S, h, off, t, retx):
     sctp_packet(S, h, t, L.K_DATA, e.start, e.len, half[h].tsn_head + off, retx, _pad4(16 + e.len))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _retransmit_marked(S, h, t, force):
     """Retransmit chunks marked for retransmission, lowest TSN first, while flightsize < cwnd (one chunk
     whatever cwnd if ``force``: a fast retransmission, sec. 7.2.4 step 3, or T3-rtx, sec. 6.3.3 E3)."""
@@ -179,7 +179,7 @@ def _retransmit_marked(S, h, t, force):
     return sent
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _message_end(S, h):
     """Return the end (stream byte) of the message holding ``snd_max`` of half ``h``."""
     half = S.half
@@ -196,7 +196,7 @@ def _message_end(S, h):
     return msg[m].end
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_send(S, h, t):
     """Send what half ``h`` may: chunks marked for retransmission, then new DATA chunks while flightsize <
     cwnd (sec. 6.1), after the idle decay (sec. 7.2.1) and Max.Burst (sec. 6.1 D); return packets sent."""
@@ -281,7 +281,7 @@ def sctp_send(S, h, t):
     return sent
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def on_sack(S, s, p, t):
     """Sender of half ``s`` gets the SACK of packet ``p``: acknowledge, count miss indications, adapt cwnd
     (sec. 7.2), fast-retransmit (sec. 7.2.4), restart or stop T3-rtx (sec. 6.3.2), send."""
@@ -340,7 +340,7 @@ def on_sack(S, s, p, t):
     trace_tcp(S, s, t, ev)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def on_t3(S, h, t):
     """T3-rtx of half ``h`` expired (sec. 6.3.3): ssthresh and cwnd cut (sec. 7.2.3), the timer backed off,
     every chunk not gap-acknowledged marked for retransmission, and the earliest retransmitted."""

@@ -24,7 +24,7 @@ from ._link import take_row
 from ._ooo import ooo_absorb, ooo_holds, ooo_insert
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def tsn_of(S, h, b):
     """Return the TSN of the DATA chunk of half ``h`` that starts at byte ``b`` (the next TSN if ``b`` is at
     or past the end of what was sent)."""
@@ -66,7 +66,7 @@ def start_receiver(S, r):
     half[r].fin_rcvd_t = -1.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fill_sack(S, r, p):
     """Write the SACK of receiver ``r`` into packet ``p``: cumulative TSN ack (``ack``), up to three gap
     blocks as TSN ranges [lo, hi) lowest first (``sack``), a_rwnd (``wnd``), the duplicate TSN received
@@ -103,7 +103,7 @@ def fill_sack(S, r, p):
     return k
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def on_data(S, r, p, t):
     """Receiver of half ``r`` gets the DATA chunk of packet ``p``: reassemble and note the SACK owed."""
     half = S.half

@@ -18,12 +18,13 @@ from numba import njit
 from . import _layout as L
 from ._link import alloc, give_row, inject, take_row
 from ._ooo import ooo_report
+from ._outline import outline
 from ._rtt import rto_after_syn_timeout, rto_arm, rto_backoff, rtt_sample
 
 _INF = math.inf
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def trace_tcp(S, h, t, ev):
     """Append (t, half, cwnd, ssthresh, srtt, rto, snd_una, snd_nxt, ev) to the TCP trace when tracing.
 
@@ -50,7 +51,7 @@ def trace_tcp(S, h, t, ev):
     st.n_tcptr = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def send_packet(S, h, t, flags, seq, seqlen, payload):
     """Build and send one packet of half ``h`` (with the piggybacked ACK of half h^1); return 1 if sent."""
     half = S.half
@@ -84,8 +85,9 @@ def send_packet(S, h, t, flags, seq, seqlen, payload):
 
 
 @njit(cache=True, inline="always")
-def send_segment(S, h, off, t, retx):
-    """Send the segment at ring offset ``off`` of half ``h`` (a retransmission if ``retx``)."""
+def _segment_header(S, h, off, t, retx):
+    """Count the send of the segment at ring offset ``off`` of half ``h`` (a retransmission if ``retx``);
+    return its packet's flags, seq, seqlen and payload."""
     half = S.half
     cap = S.seg.shape[1]
     row = S.half[h].seg_row
@@ -111,10 +113,18 @@ def send_segment(S, h, off, t, retx):
         half[h].rtt_seq = -1  # Karn: no RTT sample while a retransmission is outstanding
     half[h].n_segs += 1
     S.half[h].last_send = t
-    send_packet(S, h, t, flags, start, ln, payload)
+    return flags, start, ln, payload
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, inline="always")
+def send_segment(S, h, off, t, retx):
+    """Send the segment at ring offset ``off`` of half ``h`` (a retransmission if ``retx``) through a real
+    call of ``send_packet`` (``_outline``): SYNs and retransmissions, off the per-packet path."""
+    flags, start, ln, payload = _segment_header(S, h, off, t, retx)
+    outline(send_packet, (S, h, t, flags, start, ln, payload))
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _append_segment(S, h, start, ln, g):
     half = S.half
     cap = S.seg.shape[1]
@@ -131,7 +141,7 @@ def _append_segment(S, h, start, ln, g):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def open_half(S, h, t):
     """Start half ``h``: queue and send its SYN (a SYN-ACK at the server)."""
     half = S.half
@@ -152,7 +162,7 @@ def open_half(S, h, t):
     rto_arm(S, h, t)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _window_ok(S, h, c, end, extra):
     """Return True if sending up to sequence ``end`` fits in cwnd + ``extra`` bytes and the receive window."""
     half = S.half
@@ -160,7 +170,7 @@ def _window_ok(S, h, c, end, extra):
     return used <= S.half[h].cwnd + extra + 1e-9 and used <= S.conn[c].rwnd
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _limited_transmit_bytes(S, h, c):
     """Return the bytes RFC 3042 lets half ``h`` send beyond cwnd now: one SMSS per duplicate ACK, up to
     DupThresh - 1 of them, outside loss recovery (0 when Limited Transmit is off)."""
@@ -171,7 +181,7 @@ def _limited_transmit_bytes(S, h, c):
     return min(half[h].dupacks, conn[c].dupthresh - 1) * conn[c].mss
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _new_segment_len(S, h, c):
     """Return (data bytes, carries FIN) of the next new segment of half ``h``: up to SMSS of the data
     available, with the FIN if it is queued right after them (a bare FIN: (0, True)); (0, False) if none."""
@@ -196,7 +206,8 @@ def _send_new(S, h, t, ln, fin):
     if fin:
         ln += 1
     off = _append_segment(S, h, start, ln, L.G_FIN if fin else 0)
-    send_segment(S, h, off, t, False)
+    flags, seq, seqlen, payload = _segment_header(S, h, off, t, False)
+    send_packet(S, h, t, flags, seq, seqlen, payload)  # the per-packet path: LLVM may inline it
     half[h].snd_nxt = start + ln
     half[h].snd_max = start + ln
     half[h].seg_nxt = off + 1
@@ -207,7 +218,7 @@ def _send_new(S, h, t, ln, fin):
         rto_arm(S, h, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def try_send(S, h, t):
     """Send what the windows of half ``h`` allow (go-back-N after a timeout); return packets sent."""
     half = S.half
@@ -260,13 +271,13 @@ def try_send(S, h, t):
     return sent
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _is_lost(cnt_above, bytes_above, thresh, mss):
     """RFC 6675 IsLost: DupThresh SACKed segments above, or more than (DupThresh - 1) SMSS SACKed above."""
     return cnt_above >= thresh or bytes_above > (thresh - 1) * mss
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def first_hole_lost(S, h):
     """Return RFC 6675's IsLost(HighACK + 1) for half ``h`` (the segment at snd_una)."""
     half = S.half
@@ -287,7 +298,7 @@ def first_hole_lost(S, h):
     return _is_lost(cnt, nbytes, conn[c].dupthresh, conn[c].mss)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _sack_send(S, h, t):
     """RFC 6675 step (C): while cwnd - pipe >= 1 SMSS, send the segment NextSeg() names.
 
@@ -367,7 +378,7 @@ def _sack_send(S, h, t):
     return sent
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_sack(S, h, p):
     pkt = S.pkt
     half = S.half
@@ -390,7 +401,7 @@ def _apply_sack(S, h, p):
                 seg[row, idx].flags |= L.G_SACKED
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def on_ack(S, h, p, t):
     """Process the ACK field of packet ``p`` for the sender of half ``h`` (congestion control, timer)."""
     half = S.half
@@ -499,7 +510,7 @@ def on_ack(S, h, p, t):
     try_send(S, h, t)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def on_rto(S, h, t):
     """Retransmission timeout of half ``h``: back off, collapse cwnd to one segment, go back N."""
     half = S.half
@@ -529,4 +540,4 @@ def on_rto(S, h, t):
     half[h].rec_epoch += 1
     if S.st[0].trace == 1:
         trace_tcp(S, h, t, 2)
-    try_send(S, h, t)
+    outline(try_send, (S, h, t))

@@ -13,6 +13,7 @@ from numba import njit
 from . import _app as A  # a module (late bound): _app calls the transports through _transport
 from . import _layout as L
 from ._link import give_row, push
+from ._outline import outline
 from ._tcp import on_ack, on_rto, open_half, send_packet, send_segment, trace_tcp, try_send
 from ._tcp_recv import on_segment
 
@@ -22,7 +23,7 @@ def _send_pure_ack(S, s, t):
     send_packet(S, s, t, 0, S.half[s].snd_nxt, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _fin_received(S, r, t):
     """Everything up to the FIN of half ``r`` has arrived in order: free its out-of-order row, and answer
     with our own FIN (passive close) or enter TIME-WAIT (active closer; 2 MSL not simulated)."""
@@ -40,7 +41,7 @@ def _fin_received(S, r, t):
         S.conn[c].timewait_t = t
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def tcp_arrive(S, p, t):
     """A TCP packet of half ``r`` reaches the receiving host, whose own sending half is ``s = r ^ 1``."""
     half = S.half
@@ -67,7 +68,7 @@ def tcp_arrive(S, p, t):
         if half[s].state == L.S_EST:
             A.maybe_close(S, r >> 1, t)
     else:
-        try_send(S, s, t)
+        outline(try_send, (S, s, t))  # a SYN without ACK: not per packet
     owed = half[r].ack_owed
     if owed == 1:
         if try_send(S, s, t) == 0 and half[r].ack_owed == 1:
@@ -110,7 +111,7 @@ def tcp_delack(S, a, t):
 def tcp_close(S, h, t):
     """The application closes half ``h``: queue its FIN after the data written so far."""
     S.half[h].fin_seq = S.half[h].stream_end
-    try_send(S, h, t)
+    outline(try_send, (S, h, t))
 
 
 @njit(cache=True, inline="always")

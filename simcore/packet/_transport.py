@@ -13,6 +13,7 @@ from __future__ import annotations
 from numba import njit
 
 from . import _layout as L
+from ._outline import outline
 from ._rtt import rto_fired
 from ._sctp import sctp_send
 from ._sctp_events import sctp_arrive, sctp_close, sctp_delack, sctp_open, sctp_rto
@@ -64,7 +65,7 @@ def on_delack(S, a, t):
 def send_available(S, h, t):
     """The application has made data available on half ``h``: send what the transport allows."""
     if S.conn[h >> 1].proto == L.PROTO_TCP:
-        try_send(S, h, t)
+        outline(try_send, (S, h, t))  # per message written, not per packet
     elif S.conn[h >> 1].proto == L.PROTO_SCTP:
         sctp_send(S, h, t)
 

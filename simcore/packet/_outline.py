@@ -1,0 +1,45 @@
+"""Numba: ``outline(f, (S, ...))`` calls the ``@njit`` function ``f`` as a real, out-of-line call that LLVM
+may not inline (a ``noinline`` call-site attribute), whatever ``f``'s size.
+
+Why: numba passes the state ``S`` to a call as its arrays' flattened fields (some 250 scalars), and LLVM's
+inliner credits every argument of a call as saved work, so it inlines any callee of up to a few hundred
+instructions at every call site. Calls of the packet kernels cascade (a send path inlines the link, its
+fluid background, loss and traces), so without this the event loop's module held 63 inlined copies of
+``send_packet`` and hundreds of copies of the link code and of the trace recorders; every copy is
+optimised and turned into machine code again in every library that links it (``_layout.py``). A call
+through ``outline`` keeps one copy per module. Use it for calls that are off the per-packet hot path (or
+cost little against the work behind them); the call costs about as much as passing ``S`` (tens of ns).
+"""
+
+from __future__ import annotations
+
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+
+@intrinsic
+def outline(typingctx, fn, args):
+    """``outline(f, (a, b, ...))`` is ``f(a, b, ...)``, compiled as a call LLVM does not inline."""
+    if not isinstance(fn, types.Dispatcher) or not isinstance(args, types.BaseTuple):
+        return None
+    argtys = tuple(args.types)
+    fnsig = typingctx.resolve_function_type(fn, argtys, {})
+    if fnsig is None:
+        return None
+    sig = fnsig.return_type(fn, args)
+
+    def codegen(context, builder, signature, llargs):
+        disp = fn.dispatcher
+        cres = disp.overloads[tuple(fnsig.args)]
+        context.add_linking_libs([cres.library])
+        callee = context.declare_function(builder.module, cres.fndesc)
+        vals = [context.cast(builder, v, a, b) for v, a, b in
+                zip(cgutils.unpack_tuple(builder, llargs[1], len(argtys)), argtys, fnsig.args, strict=True)]
+        status, res = context.call_conv.call_function(builder, callee, fnsig.return_type, fnsig.args, vals,
+                                                      attrs=("noinline",))
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return res
+
+    return sig, codegen
