@@ -58,8 +58,14 @@ def test_live_panel_shows_the_compile_notice_until_its_first_run_ends(monkeypatc
     import simcore.plotting as plotting
     from simcore.plotting import LivePanel
 
-    status = widgets.HTML()
-    monkeypatch.setattr(plotting.widgets, "HTML", lambda value="": status)  # the panel's status line
+    status, real_html = widgets.HTML(), widgets.HTML
+    made = []
+
+    def html(value="", **kwargs):  # the panel's first HTML widget is its status line
+        made.append(status if not made else real_html(value=value, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(plotting.widgets, "HTML", html)
     seen = []
     panel = LivePanel({"x": widgets.IntSlider(value=1)}, lambda values: seen.append(status.value) or "done", [],
                       compile_notice=lambda: "compiling, about 9 s")
