@@ -188,7 +188,9 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     # writes and opens not yet due, the CBR sources. A full heap aborts the run, which is redone larger.
     n_delack = int(conn["delack"].sum()) if nc else 0
     heap_cap = max(pool + 4 * nh + 128 * n_delack + nm + nc + ncb + 64, caps.get("heap", 0))
-    ht, hs, hk, ha, hm = _heap_of(*_first_events(sc), heap_cap)
+    ht, hs, hk, ha, hm = heap_new(heap_cap)
+    known_t, known_k, known_a = _known_events(*_first_events(sc))
+    hm[1] = known_t.shape[0]  # the heap numbers its events after the known ones
 
     # Scoreboard and out-of-order rows are taken when a half opens and given back when it is done, so
     # their tables grow (run_to_end) with the halves open at once, not with all the connections.
@@ -200,6 +202,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     st["trace"] = int(trace)
     st["t_end"] = sc.duration_s
     st["has_relays"] = int((relay_of >= 0).any())
+    st["n_known"] = known_t.shape[0]
     # np.zeros maps its pages lazily: a generous first guess costs only the rows written (a rerun costs a run)
     tr_rows = caps.get("trace", 1 << 18) if trace else 1
     S = L.State(
@@ -213,6 +216,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         cbr=cbr, cbr_sched=_pieces(cb_t, cb_r), cbr_rec=np.zeros((max(n_cbr_expected, caps.get("cbr", 0), 1), 3)),
         tr_pkt=np.zeros((tr_rows, L.TRP_N)), tr_tcp=np.zeros((tr_rows, 9)), tr_queue=np.zeros((tr_rows, 4)),
         heap_t=ht, heap_s=hs, heap_k=hk, heap_a=ha, heap_m=hm,
+        known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
     )
     return S, pool, heap_cap, tr_rows, S.cbr_rec.shape[0]
 
@@ -257,20 +261,16 @@ def run_to_end(S: L.State) -> L.State:
         S = S._replace(**grow)
 
 
-def _heap_of(t: np.ndarray, kind: np.ndarray, arg: np.ndarray, capacity: int) -> tuple:
-    """Return a heap (``simcore.engine`` layout) holding the events (time ``t``, ``kind``, ``arg``),
-    numbered in array order: sorted by (time, number), an array is already a valid binary heap."""
-    n = t.shape[0]
-    ht, hs, hk, ha, hm = heap_new(max(capacity, n))
-    if n:
-        order = np.lexsort((np.arange(n), t))
-        ht[:n] = t[order]
-        hs[:n] = order
-        hk[:n] = kind[order]
-        ha[:n] = arg[order]
-    hm[0] = n
-    hm[1] = n
-    return ht, hs, hk, ha, hm
+def _known_events(t: np.ndarray, kind: np.ndarray, arg: np.ndarray) -> tuple:
+    """Return the events (time ``t``, ``kind``, ``arg``), numbered in array order, sorted by (time, number):
+    the order in which the kernel takes them (``_kernel.run`` merges them with the heap)."""
+    order = np.lexsort((np.arange(t.shape[0]), t))
+    return t[order].astype(np.float64), kind[order].astype(np.int64), arg[order].astype(np.int64)
+
+
+def _at_least_one(a: np.ndarray) -> np.ndarray:
+    """Return ``a``, or one zero if it is empty (the kernel reads only ``st.n_known`` of them)."""
+    return a if a.shape[0] else np.zeros(1, a.dtype)
 
 
 def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np.ndarray, nh: int,
