@@ -1,9 +1,10 @@
 """The packet simulator's event loop (numba): packet hops and arrivals, transport timers, application
 writes and opens, CBR sources.
 
-``run(S)`` consumes events from the heap and the sorted known events in the state ``S`` (a ``_layout.State``) until it is empty or the
-end time ``S.st[0].t_end`` is passed, and returns the number of events processed. All state lives in the
-arrays of ``S`` (built by ``simulate.py``); the caller reads the results from them afterwards. Events of
+``run(S)`` consumes the events of the state ``S`` (a ``_layout.State``): those known before the run from a
+sorted array, the others from the heap, in (time, number) order, until none is left or the end time
+``S.st[0].t_end`` is passed, and returns the number of events processed. All state lives in the arrays of
+``S`` (built by ``simulate.py``); the caller reads the results from them afterwards. Events of
 a transport go through ``_transport``, which dispatches on the connection's protocol.
 """
 

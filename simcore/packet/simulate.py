@@ -118,32 +118,36 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     seg_cap = _seg_cap(sc)
     ooo_cap = seg_cap // 2 + 2
 
-    half = np.zeros(nh, L.HALF)
+    # Rows are filled from a template row in one contiguous pass: field by field, each write of a column
+    # strides over every row (half rows are 512 bytes; ~0.3 GB at chapter 2's highest load).
+    blank = np.zeros(1, L.HALF)
     for f in ("fin_seq", "rtt_seq", "msg_head", "msg_tail", "rcv_fin", "seg_row", "ooo_row", "avail_m"):
-        half[f] = -1
-    half["write_end"] = 1
-    half["stream_end"] = 1
-    half["srtt"] = -1.0
-    half["rto_deadline"] = np.inf
-    half["last_send"] = -np.inf
+        blank[f] = -1
+    blank["write_end"] = 1
+    blank["stream_end"] = 1
+    blank["srtt"] = -1.0
+    blank["rto_deadline"] = np.inf
+    blank["last_send"] = -np.inf
     for f in ("est_t", "fin_acked_t", "fin_rcvd_t", "abort_t"):
-        half[f] = np.nan
+        blank[f] = np.nan
+    half = np.repeat(blank, nh)
     conn = _bulk_connection_rows(sc) if bulk else _connection_rows(sc)
     half["rto"] = np.repeat(conn["init_rto"], 2)
 
     link, fluid, drops, ring, pool = _link_rows(sc, path_ptr, path_links, nh, 2 * seg_cap + 8, caps)
 
-    msg = np.zeros(max(nm, 1), L.MSG)
+    blank = np.zeros(1, L.MSG)
     for f in ("start", "delay", "write", "done"):
-        msg[f] = np.nan
+        blank[f] = np.nan
+    blank["next"] = -1
+    blank["relay_to"] = -1
+    msg = np.repeat(blank, max(nm, 1))
     cols = _message_columns(sc)
     after = cols.pop("after")
     relay_of = cols["relay_of"]
     if nm:
         for f, v in cols.items():
             msg[f][:nm] = v
-    msg["next"] = -1
-    msg["relay_to"] = -1
     msg["relay_to"][relay_of[relay_of >= 0]] = np.flatnonzero(relay_of >= 0)
     open_after = sc.conn_open_after if bulk else np.array([c.open_after_message for c in sc.connections], np.int64)
 
@@ -208,7 +212,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     S = L.State(
         half=half, conn=conn, seg=np.zeros((rows, seg_cap), L.SEG), ooo=np.zeros((rows, ooo_cap), L.OOO),
         seg_free=np.arange(rows - 1, -1, -1, dtype=np.int64), ooo_free=np.arange(rows - 1, -1, -1, dtype=np.int64),
-        pkt=np.zeros(pool, L.PKT), pkt_free=np.arange(pool, dtype=np.int64)[::-1].copy(), st=st,
+        pkt=np.zeros(pool, L.PKT), pkt_free=np.arange(pool - 1, -1, -1, dtype=np.int64), st=st,
         link=link, ring=ring, rng=seed_vals.copy(), fluid=fluid, drops=np.array(drops or [-1], np.int64),
         path_ptr=path_ptr, path_links=path_links,
         msg=msg, dep_ptr=dep_ptr, dep_msg=dep_msg, cdep_ptr=cdep_ptr, cdep_conn=cdep_conn,
@@ -355,20 +359,20 @@ def _bulk_connection_rows(sc: BulkScenario) -> np.ndarray:
     """Return the per-connection records (``L.CONN``) of a ``BulkScenario``: its columns, and the fields of
     its distinct ``TcpParams`` indexed by ``conn_tcp`` (the values ``_connection_rows`` writes)."""
     nc = sc.n_connections
-    conn = np.zeros(nc, L.CONN)
     if nc == 0:
-        return conn
-    k = sc.conn_tcp
+        return np.zeros(0, L.CONN)
     per_tcp = _tcp_fields(sc.tcps)
     per_tcp["hdr"] = [sc.tcpip_header_bytes + (TIMESTAMP_OPTION_BYTES if tp.timestamps else 0) for tp in sc.tcps]
+    rows = np.zeros(len(sc.tcps), L.CONN)  # one row per distinct TcpParams, gathered in one pass
     for name, vals in per_tcp.items():
-        conn[name] = np.asarray(vals)[k]
-    conn["proto"] = L.PROTO_TCP
+        rows[name] = vals
+    rows["proto"] = L.PROTO_TCP
+    rows["timewait_t"] = np.nan
+    conn = rows[sc.conn_tcp]
     conn["client"] = sc.conn_client
     conn["server"] = sc.conn_server
     conn["closer"] = sc.conn_closer
     conn["open_t"] = sc.conn_open_time_s
-    conn["timewait_t"] = np.nan
     own = sc.msg_pool < 0  # pooled: no closer
     np.add.at(conn["total"], (sc.msg_conn[own], sc.msg_sender[own]), 1)
     return conn
