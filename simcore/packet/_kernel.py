@@ -1,9 +1,10 @@
 """The packet simulator's event loop (numba): packet hops and arrivals, transport timers, application
 writes and opens, CBR sources.
 
-``run(S)`` consumes events from the heap in the state ``S`` (a ``_layout.State``) until it is empty or the
-end time ``S.st[0].t_end`` is passed, and returns the number of events processed. All state lives in the
-arrays of ``S`` (built by ``simulate.py``); the caller reads the results from them afterwards. Events of
+``run(S)`` consumes the events of the state ``S`` (a ``_layout.State``): those known before the run from a
+sorted array, the others from the heap, in (time, number) order, until none is left or the end time
+``S.st[0].t_end`` is passed, and returns the number of events processed. All state lives in the arrays of
+``S`` (built by ``simulate.py``); the caller reads the results from them afterwards. Events of
 a transport go through ``_transport``, which dispatches on the connection's protocol.
 """
 
@@ -90,16 +91,31 @@ def run(S):
     events = 0
     seg_rows = S.seg.shape[0]
     ooo_rows = S.ooo.shape[0]
-    while hm[0] > 0:
+    kt = S.known_t
+    kk = S.known_k
+    ka = S.known_a
+    n_known = st.n_known
+    while hm[0] > 0 or st.known_next < n_known:
         if st.flags & (L.OVF_POOL | L.OVF_HEAP | L.OVF_RING | L.OVF_ROWS):
             break
         # an event takes at most one row of each table: pause for more before none is left
         if (st.seg_free == 0 and seg_rows < nh) or (st.ooo_free == 0 and ooo_rows < nh):
             st.flags |= L.PAUSE_ROWS
             break
-        if ht[0] > t_end:
-            break
-        t, k, a = heap_pop(ht, hs, hk, ha, hm)
+        # the earlier of the next known event and the heap's first; a tie goes to the known event, whose
+        # number is below every number in the heap (the heap's numbering starts at n_known)
+        i = st.known_next
+        if i < n_known and (hm[0] == 0 or kt[i] <= ht[0]):
+            t = kt[i]
+            if t > t_end:
+                break
+            k = kk[i]
+            a = ka[i]
+            st.known_next = i + 1
+        else:
+            if ht[0] > t_end:
+                break
+            t, k, a = heap_pop(ht, hs, hk, ha, hm)
         events += 1
         if k == L.EV_ARRIVE:
             path = pkt[a].path

@@ -5,6 +5,10 @@ Every kernel function takes ``S`` (a ``State``) and reads a field by name: ``S.h
 numpy structured dtype defined below (ints are int64, floats float64), so a misspelt field or a field of
 another entity fails at compile time. Ring-like tables stay 2-D record arrays (``S.seg[row, i].start``,
 ``S.ooo[row, i].lo``); traces are plain 2-D float arrays; the event heap is ``simcore.engine``'s five arrays.
+The events known before the run (opens and writes at a given time, CBR starts) are not in the heap but in
+``S.known_t``, ``known_k``, ``known_a``, sorted by (time, number), read at the cursor ``st.known_next``;
+``_kernel.run`` merges them with the heap in (time, number) order. At the paper's scale they are most of
+the pending events, and in the heap every push of a near event sifted up past them all.
 
 A *half* ``h = 2 * conn + d`` is one direction of a connection: ``d = 0`` carries data client -> server,
 ``d = 1`` server -> client. The sender of half ``h`` and the receiver of half ``h ^ 1`` live at the same
@@ -252,7 +256,7 @@ POOL = _dtype("p0 p1 rule next")
 # seg_free / ooo_free (free rows of S.seg / S.ooo, S.seg_free / S.ooo_free), has_relays.
 # Floats: t_end (s).
 STATUS = _dtype("flags uid free_n events created delivered drop_q drop_l n_pkttr n_tcptr n_qtr n_cbrrec trace "
-                "seg_free ooo_free has_relays", "t_end")
+                "seg_free ooo_free has_relays known_next n_known", "t_end")
 
 State = namedtuple("State", [
     "half", "conn", "seg", "ooo", "seg_free", "ooo_free",  # transports
@@ -262,6 +266,7 @@ State = namedtuple("State", [
     "cbr", "cbr_sched", "cbr_rec",  # constant-bit-rate sources
     "tr_pkt", "tr_tcp", "tr_queue",  # traces (2-D float)
     "heap_t", "heap_s", "heap_k", "heap_a", "heap_m",  # event heap (simcore.engine)
+    "known_t", "known_k", "known_a",  # events known before the run, sorted; next one at st.known_next
 ])
 
 # per-half row tables (``_link.take_row`` / ``give_row``)

@@ -118,32 +118,36 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     seg_cap = _seg_cap(sc)
     ooo_cap = seg_cap // 2 + 2
 
-    half = np.zeros(nh, L.HALF)
+    # Rows are filled from a template row in one contiguous pass: field by field, each write of a column
+    # strides over every row (half rows are 512 bytes; ~0.3 GB at chapter 2's highest load).
+    blank = np.zeros(1, L.HALF)
     for f in ("fin_seq", "rtt_seq", "msg_head", "msg_tail", "rcv_fin", "seg_row", "ooo_row", "avail_m"):
-        half[f] = -1
-    half["write_end"] = 1
-    half["stream_end"] = 1
-    half["srtt"] = -1.0
-    half["rto_deadline"] = np.inf
-    half["last_send"] = -np.inf
+        blank[f] = -1
+    blank["write_end"] = 1
+    blank["stream_end"] = 1
+    blank["srtt"] = -1.0
+    blank["rto_deadline"] = np.inf
+    blank["last_send"] = -np.inf
     for f in ("est_t", "fin_acked_t", "fin_rcvd_t", "abort_t"):
-        half[f] = np.nan
+        blank[f] = np.nan
+    half = np.repeat(blank, nh)
     conn = _bulk_connection_rows(sc) if bulk else _connection_rows(sc)
     half["rto"] = np.repeat(conn["init_rto"], 2)
 
     link, fluid, drops, ring, pool = _link_rows(sc, path_ptr, path_links, nh, 2 * seg_cap + 8, caps)
 
-    msg = np.zeros(max(nm, 1), L.MSG)
+    blank = np.zeros(1, L.MSG)
     for f in ("start", "delay", "write", "done"):
-        msg[f] = np.nan
+        blank[f] = np.nan
+    blank["next"] = -1
+    blank["relay_to"] = -1
+    msg = np.repeat(blank, max(nm, 1))
     cols = _message_columns(sc)
     after = cols.pop("after")
     relay_of = cols["relay_of"]
     if nm:
         for f, v in cols.items():
             msg[f][:nm] = v
-    msg["next"] = -1
-    msg["relay_to"] = -1
     msg["relay_to"][relay_of[relay_of >= 0]] = np.flatnonzero(relay_of >= 0)
     open_after = sc.conn_open_after if bulk else np.array([c.open_after_message for c in sc.connections], np.int64)
 
@@ -188,7 +192,9 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     # writes and opens not yet due, the CBR sources. A full heap aborts the run, which is redone larger.
     n_delack = int(conn["delack"].sum()) if nc else 0
     heap_cap = max(pool + 4 * nh + 128 * n_delack + nm + nc + ncb + 64, caps.get("heap", 0))
-    ht, hs, hk, ha, hm = _heap_of(*_first_events(sc), heap_cap)
+    ht, hs, hk, ha, hm = heap_new(heap_cap)
+    known_t, known_k, known_a = _known_events(*_first_events(sc))
+    hm[1] = known_t.shape[0]  # the heap numbers its events after the known ones
 
     # Scoreboard and out-of-order rows are taken when a half opens and given back when it is done, so
     # their tables grow (run_to_end) with the halves open at once, not with all the connections.
@@ -200,12 +206,13 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     st["trace"] = int(trace)
     st["t_end"] = sc.duration_s
     st["has_relays"] = int((relay_of >= 0).any())
+    st["n_known"] = known_t.shape[0]
     # np.zeros maps its pages lazily: a generous first guess costs only the rows written (a rerun costs a run)
     tr_rows = caps.get("trace", 1 << 18) if trace else 1
     S = L.State(
         half=half, conn=conn, seg=np.zeros((rows, seg_cap), L.SEG), ooo=np.zeros((rows, ooo_cap), L.OOO),
         seg_free=np.arange(rows - 1, -1, -1, dtype=np.int64), ooo_free=np.arange(rows - 1, -1, -1, dtype=np.int64),
-        pkt=np.zeros(pool, L.PKT), pkt_free=np.arange(pool, dtype=np.int64)[::-1].copy(), st=st,
+        pkt=np.zeros(pool, L.PKT), pkt_free=np.arange(pool - 1, -1, -1, dtype=np.int64), st=st,
         link=link, ring=ring, rng=seed_vals.copy(), fluid=fluid, drops=np.array(drops or [-1], np.int64),
         path_ptr=path_ptr, path_links=path_links,
         msg=msg, dep_ptr=dep_ptr, dep_msg=dep_msg, cdep_ptr=cdep_ptr, cdep_conn=cdep_conn,
@@ -213,6 +220,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         cbr=cbr, cbr_sched=_pieces(cb_t, cb_r), cbr_rec=np.zeros((max(n_cbr_expected, caps.get("cbr", 0), 1), 3)),
         tr_pkt=np.zeros((tr_rows, L.TRP_N)), tr_tcp=np.zeros((tr_rows, 9)), tr_queue=np.zeros((tr_rows, 4)),
         heap_t=ht, heap_s=hs, heap_k=hk, heap_a=ha, heap_m=hm,
+        known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
     )
     return S, pool, heap_cap, tr_rows, S.cbr_rec.shape[0]
 
@@ -257,20 +265,16 @@ def run_to_end(S: L.State) -> L.State:
         S = S._replace(**grow)
 
 
-def _heap_of(t: np.ndarray, kind: np.ndarray, arg: np.ndarray, capacity: int) -> tuple:
-    """Return a heap (``simcore.engine`` layout) holding the events (time ``t``, ``kind``, ``arg``),
-    numbered in array order: sorted by (time, number), an array is already a valid binary heap."""
-    n = t.shape[0]
-    ht, hs, hk, ha, hm = heap_new(max(capacity, n))
-    if n:
-        order = np.lexsort((np.arange(n), t))
-        ht[:n] = t[order]
-        hs[:n] = order
-        hk[:n] = kind[order]
-        ha[:n] = arg[order]
-    hm[0] = n
-    hm[1] = n
-    return ht, hs, hk, ha, hm
+def _known_events(t: np.ndarray, kind: np.ndarray, arg: np.ndarray) -> tuple:
+    """Return the events (time ``t``, ``kind``, ``arg``), numbered in array order, sorted by (time, number):
+    the order in which the kernel takes them (``_kernel.run`` merges them with the heap)."""
+    order = np.lexsort((np.arange(t.shape[0]), t))
+    return t[order].astype(np.float64), kind[order].astype(np.int64), arg[order].astype(np.int64)
+
+
+def _at_least_one(a: np.ndarray) -> np.ndarray:
+    """Return ``a``, or one zero if it is empty (the kernel reads only ``st.n_known`` of them)."""
+    return a if a.shape[0] else np.zeros(1, a.dtype)
 
 
 def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np.ndarray, nh: int,
@@ -355,20 +359,20 @@ def _bulk_connection_rows(sc: BulkScenario) -> np.ndarray:
     """Return the per-connection records (``L.CONN``) of a ``BulkScenario``: its columns, and the fields of
     its distinct ``TcpParams`` indexed by ``conn_tcp`` (the values ``_connection_rows`` writes)."""
     nc = sc.n_connections
-    conn = np.zeros(nc, L.CONN)
     if nc == 0:
-        return conn
-    k = sc.conn_tcp
+        return np.zeros(0, L.CONN)
     per_tcp = _tcp_fields(sc.tcps)
     per_tcp["hdr"] = [sc.tcpip_header_bytes + (TIMESTAMP_OPTION_BYTES if tp.timestamps else 0) for tp in sc.tcps]
+    rows = np.zeros(len(sc.tcps), L.CONN)  # one row per distinct TcpParams, gathered in one pass
     for name, vals in per_tcp.items():
-        conn[name] = np.asarray(vals)[k]
-    conn["proto"] = L.PROTO_TCP
+        rows[name] = vals
+    rows["proto"] = L.PROTO_TCP
+    rows["timewait_t"] = np.nan
+    conn = rows[sc.conn_tcp]
     conn["client"] = sc.conn_client
     conn["server"] = sc.conn_server
     conn["closer"] = sc.conn_closer
     conn["open_t"] = sc.conn_open_time_s
-    conn["timewait_t"] = np.nan
     own = sc.msg_pool < 0  # pooled: no closer
     np.add.at(conn["total"], (sc.msg_conn[own], sc.msg_sender[own]), 1)
     return conn

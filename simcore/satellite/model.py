@@ -230,17 +230,25 @@ def _connections(plan: Plan, res, T: float, persistent: bool = False) -> tuple[f
     step = np.r_[np.ones(o.size, np.int64), -np.ones(c.size, np.int64)]
     order = np.lexsort((step, ev))  # at equal times a close before an open
     peak = int(np.cumsum(step[order]).max()) if ev.size else 0
-    overlaps = 0
-    busy_until: dict[int, float] = {}
-    for i in np.argsort(opened, kind="stable"):
-        if not np.isfinite(opened[i]):
-            continue
-        s = int(plan.slot[i])
-        if busy_until.get(s, -math.inf) > opened[i]:
-            overlaps += 1
-        end = closed[i] if np.isfinite(closed[i]) else math.inf
-        busy_until[s] = max(busy_until.get(s, -math.inf), end)
-    return mean, peak, overlaps
+    return mean, peak, _slot_overlaps(np.asarray(plan.slot), opened, closed)
+
+
+def _slot_overlaps(slot: np.ndarray, opened: np.ndarray, closed: np.ndarray) -> int:
+    """Return how many requests open while an earlier-opened request of their slot is still open
+    (unclosed = open for ever; ties in opening time go in request order)."""
+    idx = np.flatnonzero(np.isfinite(opened))
+    if idx.size == 0:
+        return 0
+    order = idx[np.lexsort((idx, opened[idx], slot[idx]))]  # by slot, then opening time, then request
+    end = np.where(np.isfinite(closed[order]), closed[order], math.inf)
+    # the latest end among the earlier requests of the same slot: a running maximum of the ends' ranks,
+    # each slot's ranks lifted above the previous slot's so the maximum restarts at every slot
+    ends = np.unique(end)
+    group = np.r_[0, np.cumsum(slot[order][1:] != slot[order][:-1])]
+    key = group * (ends.size + 1) + np.searchsorted(ends, end) + 1
+    before = np.r_[0, np.maximum.accumulate(key)[:-1]] - group * (ends.size + 1)  # < 1: none earlier
+    busy_until = np.where(before >= 1, ends[np.maximum(before, 1) - 1], -math.inf)
+    return int((busy_until > opened[order]).sum())
 
 
 def simulate_satellite(params: SatelliteParams, seed: SeedLike = 0, requests: Workload | None = None

@@ -11,6 +11,7 @@ import pytest
 from simcore.packet import LinkParams, Network, TcpParams
 from simcore.satellite import SatelliteParams, Workload, build_satellite, simulate_satellite
 from simcore.satellite.figure4 import full_segment_plateau, simulate_single_connection, window_limit_bps
+from simcore.satellite.model import _slot_overlaps
 from simcore.satellite.network import star_network
 
 C = 34.368e6  # E3, bits/s
@@ -162,3 +163,14 @@ def test_one_inter_proxy_connection_saturates_at_its_window_limit():
 def test_bad_parameters_are_refused_by_name(kw, name):
     with pytest.raises(ValueError, match=name):
         SatelliteParams(**kw)
+
+
+def test_slot_overlaps_counted_by_hand():
+    """Slot 0: request 1 opens at 1 s while request 0 (open 0-2 s) still is; request 3 opens at 5 s after
+    both closed. Slot 1: request 2 never closes, so request 4 (7 s) overlaps it. Request 5 never opened;
+    request 6 opens at 0 s, the same time as request 0, and after it in request order: an overlap."""
+    slot = np.array([0, 0, 1, 0, 1, 2, 0])
+    opened = np.array([0.0, 1.0, 1.0, 5.0, 7.0, np.nan, 0.0])
+    closed = np.array([2.0, 3.0, np.nan, 6.0, 8.0, np.nan, 0.5])
+    assert _slot_overlaps(slot, opened, closed) == 3
+    assert _slot_overlaps(slot[:0], opened[:0], closed[:0]) == 0
