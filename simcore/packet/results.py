@@ -43,7 +43,9 @@ class PacketTrace:
     ack: np.ndarray
     flags: np.ndarray  # 1 SYN, 2 ACK, 4 FIN, 8 CBR, 16 retransmission
     link: np.ndarray
-    sack: np.ndarray | None = None  # (n, 3, 2) SACK blocks [lo, hi) carried, most recent first; lo = -1 unused
+    # (n, k, 2) blocks [lo, hi) carried, lo = -1 unused: TCP's SACK blocks (at most 3, most recent first), SCTP's
+    # gap ack blocks as TSN ranges (lowest first); k = 3, or more when an SCTP SACK of the run reports more
+    sack: np.ndarray | None = None
     dup_tsn: np.ndarray | None = None  # (n,) SCTP: the duplicate TSN a SACK reports (RFC 4960 sec. 6.2), -1 none
 
 

@@ -499,8 +499,13 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         hop_tr = HopTrace(p[fwd, 0], p[fwd, 2].astype(np.int64), p[fwd, 9].astype(np.int64))
         p = p[~fwd]
         ints = p[:, 1:].astype(np.int64)
-        sack = ints[:, L.TRP_SACK - 1:L.TRP_SACK + 5].reshape(-1, 3, 2)
-        sack[(ints[:, 7] & L.F_CBR) != 0] = -1
+        sack = ints[:, L.TRP_SACK - 1:L.TRP_NDUP - 1].reshape(-1, L.SACK_BLOCKS, 2)
+        cbr = (ints[:, 7] & L.F_CBR) != 0
+        sack[cbr] = -1
+        sctp = ~cbr & (S.conn["proto"][np.where(cbr, 0, ints[:, 2])] == L.PROTO_SCTP) if nc else cbr
+        sack[~sctp, L.TCP_SACK_BLOCKS:] = -1
+        # as many block columns as the run used, at least TCP's three (runs with <= 3 gaps keep their shape)
+        sack = sack[:, :max(L.TCP_SACK_BLOCKS, int((sack[:, :, 0] >= 0).sum(axis=1).max(initial=0)))]
         dup = np.where(ints[:, L.TRP_NDUP - 1] > 0, ints[:, L.TRP_DUP - 1], -1)
         pkt_tr = PacketTrace(p[:, 0], *[ints[:, j] for j in range(9)], sack=sack, dup_tsn=dup)
         q = S.tr_queue[: st["n_qtr"]]
