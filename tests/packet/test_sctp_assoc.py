@@ -376,3 +376,17 @@ def test_a_sack_reports_every_gap_beyond_three_and_the_sender_uses_them():
     assert tsn.tolist() == [1, 3, 5, 7, 9, 11]
     assert (r.fast_retransmits[0, 0], r.timeouts[0, 0], r.retransmits[0, 0]) == (1, 1, 6)
     assert r.delivered_bytes[0, 0] == 12 * 1452
+
+
+def test_a_sack_reports_only_the_gap_blocks_that_fit_in_the_mtu():
+    # MTU 68: a DATA chunk holds 68 - 48 = 20 bytes, one per packet; a SACK alone holds (68 - 48) / 4 = 5
+    # gap blocks. 13 chunks, TSNs 0-12, sent at once; TSNs 1, 3, ..., 11 lost (offered packets 3, ..., 13):
+    # after TSN 12 the receiver holds 6 gaps, and its SACK reports the lowest 5 (2-2 ... 10-10), not 12-12.
+    sp = SctpParams(mtu_bytes=68, cookie_bytes=12, initial_cwnd_mtus=13, max_burst=0, delayed_sack=False)
+    r = _run([Message(0, 13 * 20)], sp, drops=(3, 5, 7, 9, 11, 13), duration=10.0)
+    pt = r.packet_trace
+    sacks = np.flatnonzero((pt.kind == 0) & (pt.direction == 1) & ((pt.flags & 2) != 0) & ((pt.flags & 33) == 0))
+    assert pt.ack[sacks[:7]].tolist() == [0] * 7
+    assert [[int(lo) for lo, _ in pt.sack[i] if lo >= 0] for i in sacks[5:7]] == [[2, 4, 6, 8, 10]] * 2
+    assert pt.sack.shape[1] == 5
+    assert r.delivered_bytes[0, 0] == 13 * 20
