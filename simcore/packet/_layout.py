@@ -244,8 +244,9 @@ PIECE = np.dtype([("t", np.float64), ("rate", np.float64)])
 # One row per message: conn, dir, size (-1 bulk), begin/end (stream sequence numbers of its first byte
 # and just after it), next (next written message of the same half), stream, avail (bytes available to
 # send: < size while a relay fills it), relay_to (message relaying this one, -1), relay_of, pool (-1:
-# its own conn, else conn is set when written). Floats: start, delay, write, done (times, s).
-MSG = _dtype("conn dir size end next begin stream avail relay_to relay_of pool", "start delay write done")
+# its own conn, else conn is set when written), ssn (SCTP: its stream sequence number, RFC 4960 sec. 6.5,
+# from S.ssn_next when written; -1 otherwise). Floats: start, delay, write, done (times, s).
+MSG = _dtype("conn dir size end next begin stream avail relay_to relay_of pool ssn", "start delay write done")
 
 # Constant-bit-rate sources: path, size, p0/p1/ptr (its pieces of S.cbr_sched), sent, rcvd; start, stop.
 CBR = _dtype("path size p0 p1 ptr sent rcvd", "start stop")
@@ -266,6 +267,7 @@ State = namedtuple("State", [
     "pkt", "pkt_free", "st",  # packets, status
     "link", "ring", "rng", "fluid", "drops", "path_ptr", "path_links",  # links and routes
     "msg", "dep_ptr", "dep_msg", "cdep_ptr", "cdep_conn", "pool", "pool_conn",  # application
+    "ssn_next",  # SCTP: (n_halves, streams) int64, the next stream sequence number of each half and stream
     "cbr", "cbr_sched", "cbr_rec",  # constant-bit-rate sources
     "tr_pkt", "tr_tcp", "tr_queue",  # traces (2-D float)
     "heap_t", "heap_s", "heap_k", "heap_a", "heap_m",  # event heap (simcore.engine)

@@ -123,6 +123,7 @@ class PacketResult:
     scenario: Scenario | None = None  # the scenario run (hosts, routes and TCP options of captures)
     tcp_isn: np.ndarray | None = None  # (n_conn, 2) initial sequence numbers shown in captures (uint32)
     tcp_ts_offset: np.ndarray | None = None  # (n_nodes,) offsets of the hosts' RFC 7323 timestamp clocks, ms
+    message_ssn: np.ndarray | None = None  # (n_msg,) SCTP: stream sequence number given when written (-1 none)
 
     def to_pcap(self, path, *, link: int | None = None, capture_point: str = "sender", snaplen: int = 128,
                 format: str = "pcap") -> Path:

@@ -143,6 +143,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         for f, v in cols.items():
             msg[f][:nm] = v
     msg["next"] = -1
+    msg["ssn"] = -1
     msg["relay_to"] = -1
     msg["relay_to"][relay_of[relay_of >= 0]] = np.flatnonzero(relay_of >= 0)
     open_after = sc.conn_open_after if bulk else np.array([c.open_after_message for c in sc.connections], np.int64)
@@ -210,6 +211,8 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         path_ptr=path_ptr, path_links=path_links,
         msg=msg, dep_ptr=dep_ptr, dep_msg=dep_msg, cdep_ptr=cdep_ptr, cdep_conn=cdep_conn,
         pool=pools, pool_conn=np.array(po_conn or [0], np.int64),
+        ssn_next=np.zeros((nh if (conn["proto"] == L.PROTO_SCTP).any() else 1, int(msg["stream"].max()) + 1),
+                          np.int64),
         cbr=cbr, cbr_sched=_pieces(cb_t, cb_r), cbr_rec=np.zeros((max(n_cbr_expected, caps.get("cbr", 0), 1), 3)),
         tr_pkt=np.zeros((tr_rows, L.TRP_N)), tr_tcp=np.zeros((tr_rows, 9)), tr_queue=np.zeros((tr_rows, 4)),
         heap_t=ht, heap_s=hs, heap_k=hk, heap_a=ha, heap_m=hm,
@@ -531,6 +534,7 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         message_done_s=msg["done"].copy(),
         message_latency_s=msg["done"] - msg["write"],
         message_conn=msg["conn"].copy(),
+        message_ssn=msg["ssn"].copy(),
         link_packets=link["n_tx"].copy(),
         link_bytes=link["bytes_tx"].copy(),
         link_drops_queue=link["n_drop_q"].copy(),

@@ -390,3 +390,19 @@ def test_a_sack_reports_only_the_gap_blocks_that_fit_in_the_mtu():
     assert [[int(lo) for lo, _ in pt.sack[i] if lo >= 0] for i in sacks[5:7]] == [[2, 4, 6, 8, 10]] * 2
     assert pt.sack.shape[1] == 5
     assert r.delivered_bytes[0, 0] == 13 * 20
+
+
+def test_each_message_gets_the_next_ssn_of_its_association_direction_and_stream():
+    # RFC 4960 sec. 6.5: the SSN counts, per association, direction and stream, the messages written before.
+    # Written in time order (not list order): client 0.30 s stream 0, 0.31 s stream 1, 0.32 s stream 0,
+    # 0.33 s stream 2, 0.34 s stream 1, 0.35 s stream 0 -> SSNs 0, 0, 1, 0, 1, 2; the server's two on stream 0
+    # -> 0, 1; a second association starts again at 0; a TCP connection's message has none (-1).
+    times = (0.35, 0.30, 0.33, 0.31, 0.34, 0.32)
+    streams = (0, 0, 2, 1, 1, 0)
+    msgs = [Message(0, 500, stream=s, start_time_s=t) for t, s in zip(times, streams, strict=True)]
+    msgs += [Message(0, 500, "server", start_time_s=0.4), Message(0, 500, "server", start_time_s=0.41),
+             Message(1, 500, stream=3, start_time_s=0.3), Message(2, 500, start_time_s=0.3)]
+    conns = (Connection(0, 1, transport="sctp"), Connection(0, 1, transport="sctp"), Connection(0, 1))
+    r = simulate(Scenario(_path(), conns, tuple(msgs), duration_s=3.0))
+    assert r.message_ssn.tolist() == [2, 0, 0, 0, 1, 1] + [0, 1] + [0, -1]
+    assert np.isfinite(r.message_done_s).all()
