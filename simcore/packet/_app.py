@@ -208,6 +208,9 @@ def write(S, m, t):
     end = L.BIG_SEQ if size < 0 else begin + size
     msg[m].begin = begin
     msg[m].end = end
+    if S.conn[h >> 1].proto == L.PROTO_SCTP:  # its SSN: messages written before it on its stream (sec. 6.5)
+        msg[m].ssn = S.ssn_next[h, msg[m].stream]
+        S.ssn_next[h, msg[m].stream] += 1
     half[h].stream_end = end
     k = msg[m].relay_of
     msg[m].avail = end - begin if k < 0 else _relay_progress(S, k)

@@ -112,11 +112,18 @@ TR_DROP_QUEUE = 2
 TR_DROP_LOSS = 3
 TR_FORWARD = 4  # a router hands the packet to the next link of its path (``link`` = that link)
 
+# A packet's (lo, hi) blocks, S.pkt[p].sack: TCP reports at most TCP_SACK_BLOCKS SACK blocks (RFC 2018 with
+# timestamps), SCTP at most SACK_BLOCKS gap ack blocks (RFC 4960 sec. 3.3.4 allows as many as fit in the MTU;
+# 16 blocks are 64 bytes, and a receiver may report fewer than it holds: beyond 16 gaps, the lowest 16 are
+# reported, those nearest the cumulative TSN ack that drive fast retransmit).
+TCP_SACK_BLOCKS = 3
+SACK_BLOCKS = 16
+
 # packet trace columns (S.tr_pkt): t, kind, uid, conn, dir, seq, seqlen, ack, flags, link, SACK blocks
-TRP_SACK = 10  # 10..15: three (lo, hi) SACK blocks as in P_SACK (lo = -1 unused)
-TRP_NDUP = 16  # SCTP: duplicate TSNs the SACK reports (0 or 1)
-TRP_DUP = 17  # SCTP: that duplicate TSN
-TRP_N = 18
+TRP_SACK = 10  # 10..10 + 2 SACK_BLOCKS - 1: the packet's (lo, hi) blocks as in PKT.sack (lo = -1 unused)
+TRP_NDUP = TRP_SACK + 2 * SACK_BLOCKS  # SCTP: duplicate TSNs the SACK reports (0 or 1)
+TRP_DUP = TRP_NDUP + 1  # SCTP: that duplicate TSN
+TRP_N = TRP_DUP + 1
 
 BIG_SEQ = 1 << 60
 
@@ -212,12 +219,12 @@ SEG = _dtype("start len flags epoch miss frtx mark")
 OOO = _dtype("lo hi age")
 
 # One row per packet slot: conn (connection, or CBR source for F_CBR), dir, seq, seqlen (payload + SYN +
-# FIN), payload, flags (F_*), ack, path, hop, ipbytes, uid; sack: three (lo, hi) blocks, lo = -1 unused;
-# t_sent.
+# FIN), payload, flags (F_*), ack, path, hop, ipbytes, uid; sack: SACK_BLOCKS (lo, hi) blocks, lo = -1
+# unused (TCP uses the first TCP_SACK_BLOCKS); t_sent.
 PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chunks wnd ndup dup", "t_sent",
-             (("sack", (6,)),))
+             (("sack", (2 * SACK_BLOCKS,)),))
 # SCTP packets: chunks (K_* bits), tsn (of the DATA chunk), ack (cumulative TSN ack of a SACK), sack (up to
-# three gap blocks as TSN ranges [lo, hi)), wnd (a_rwnd), ndup / dup (duplicate TSNs reported: 0 or 1, and that
+# SACK_BLOCKS gap blocks as TSN ranges [lo, hi)), wnd (a_rwnd), ndup / dup (duplicate TSNs reported: 0 or 1, and that
 # TSN); seq/seqlen give the bytes of the DATA chunks (consecutive TSNs from tsn).
 
 # One row per link: qlim (packets), qlim_bytes (0 = none), hdr, ring_head/ring_n/ring_base/ring_cap (its
@@ -241,8 +248,9 @@ PIECE = np.dtype([("t", np.float64), ("rate", np.float64)])
 # One row per message: conn, dir, size (-1 bulk), begin/end (stream sequence numbers of its first byte
 # and just after it), next (next written message of the same half), stream, avail (bytes available to
 # send: < size while a relay fills it), relay_to (message relaying this one, -1), relay_of, pool (-1:
-# its own conn, else conn is set when written). Floats: start, delay, write, done (times, s).
-MSG = _dtype("conn dir size end next begin stream avail relay_to relay_of pool", "start delay write done")
+# its own conn, else conn is set when written), ssn (SCTP: its stream sequence number, RFC 4960 sec. 6.5,
+# from S.ssn_next when written; -1 otherwise). Floats: start, delay, write, done (times, s).
+MSG = _dtype("conn dir size end next begin stream avail relay_to relay_of pool ssn", "start delay write done")
 
 # Constant-bit-rate sources: path, size, p0/p1/ptr (its pieces of S.cbr_sched), sent, rcvd; start, stop.
 CBR = _dtype("path size p0 p1 ptr sent rcvd", "start stop")
@@ -263,6 +271,7 @@ State = namedtuple("State", [
     "pkt", "pkt_free", "st",  # packets, status
     "link", "ring", "rng", "fluid", "drops", "path_ptr", "path_links",  # links and routes
     "msg", "dep_ptr", "dep_msg", "cdep_ptr", "cdep_conn", "pool", "pool_conn",  # application
+    "ssn_next",  # SCTP: (n_halves, streams) int64, the next stream sequence number of each half and stream
     "cbr", "cbr_sched", "cbr_rec",  # constant-bit-rate sources
     "tr_pkt", "tr_tcp", "tr_queue",  # traces (2-D float)
     "heap_t", "heap_s", "heap_k", "heap_a", "heap_m",  # event heap (simcore.engine)

@@ -37,6 +37,7 @@ from ._layout import (
     OVF_RING,
     OVF_ROWS,
     ROWS_SEG,
+    SACK_BLOCKS,
     TR_DROP_LOSS,
     TR_DROP_QUEUE,
     TR_SEND,
@@ -96,7 +97,7 @@ def alloc(S):
     r.ipbytes = 0
     r.uid = 0
     r.ndup = 0  # SCTP's duplicate-TSN report, traced for every packet
-    for b in range(6):
+    for b in range(2 * SACK_BLOCKS):
         r.sack[b] = 0
     return p
 
@@ -160,7 +161,7 @@ def trace_pkt(S, t, kind, p, link):
     trp[n, 7] = pkt[p].ack
     trp[n, 8] = pkt[p].flags
     trp[n, 9] = link
-    for b in range(6):
+    for b in range(2 * SACK_BLOCKS):
         trp[n, TRP_SACK + b] = pkt[p].sack[b]
     trp[n, TRP_NDUP] = pkt[p].ndup
     trp[n, TRP_DUP] = pkt[p].dup

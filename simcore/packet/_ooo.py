@@ -68,7 +68,8 @@ def ooo_absorb(S, r, rn):
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ooo_report(S, r, p):
-    """Copy up to three blocks of half ``r`` into ``S.pkt[p].sack`` as (lo, hi) pairs, most recent first."""
+    """Copy up to three blocks (TCP's SACK option, ``_layout.TCP_SACK_BLOCKS``) of half ``r`` into
+    ``S.pkt[p].sack`` as (lo, hi) pairs, most recent first."""
     half = S.half
     ooo = S.ooo
     sack = S.pkt[p].sack

@@ -23,7 +23,7 @@ from . import _layout as L
 from ._link import alloc, inject_call, take_row
 from ._rtt import rto_arm, rto_backoff, rtt_sample
 from ._sctp_cc import idle_decay, max_burst_cwnd, on_fast_retransmit, on_sack_cwnd, on_t3_expiry
-from ._sctp_recv import fill_sack, tsn_of
+from ._sctp_recv import fill_sack, gap_blocks_sent, tsn_of
 from ._sctp_sack import sack_scan
 from ._tcp import trace_tcp
 
@@ -48,7 +48,7 @@ def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     r = h ^ 1
     conn = S.conn
     pk = S.pkt[p]
-    for b in range(6):
+    for b in range(2 * L.SACK_BLOCKS):
         pk.sack[b] = -1
     pk.conn = c
     pk.dir = h & 1
@@ -229,7 +229,7 @@ def sctp_send(S, h, t):
         # flightsize < cwnd (sec. 6.1 B) and the peer's window allows it (sec. 6.1 A)
         room = mtu - 32
         if half[r].rcv_started == 1 and half[r].ack_owed > 0:
-            room -= 16 + 4 * (min(half[r].ooo_n, 3) + (half[r].dup_tsn >= 0))
+            room -= 16 + 4 * (gap_blocks_sent(S, r) + (half[r].dup_tsn >= 0))
         seq0 = half[h].snd_max
         n0 = half[h].seg_n
         dbytes = 0

@@ -11,7 +11,7 @@ SHUTDOWN-COMPLETE (FIN + SYN), DATA (``seqlen`` bytes at ``seq``), SACK (flag AC
   sender cuts them; several small chunks share a packet, bundled). TSN of a DATA chunk: the simulator
   numbers chunks from 0 in the order of their bytes; the capture adds the initial TSN. Stream, SSN and the
   B/E bits (U with ``SctpParams.unordered``): from the messages of that direction in the order they were
-  written (SSN counts the messages before it on its stream).
+  written; SSN: the one the simulator gave the message when written (``PacketResult.message_ssn``).
 - a_rwnd: ``SctpParams.rwnd_bytes`` (the window a SACK advertised is not in the trace). Duplicate TSNs:
   the one the SACK reported (``PacketTrace.dup_tsn``).
 """
@@ -42,7 +42,6 @@ def _layouts(result) -> dict:
     out: dict = {}
     order = np.argsort(np.where(np.isnan(result.message_write_s), np.inf, result.message_write_s), kind="stable")
     nxt: dict = {}
-    ssn: dict = {}
     for k in order:
         m = sc.messages[k]
         if np.isnan(result.message_write_s[k]) or m.conn is None:
@@ -50,10 +49,8 @@ def _layouts(result) -> dict:
         key = (m.conn, 0 if m.sender == "client" else 1)
         b = nxt.get(key, 1)
         e = np.iinfo(np.int64).max if m.size_bytes is None else b + m.size_bytes
-        s = ssn.get((key, m.stream), 0)
-        ssn[(key, m.stream)] = s + 1
         nxt[key] = e
-        out.setdefault(key, []).append((b, e, m.stream, s))
+        out.setdefault(key, []).append((b, e, m.stream, int(result.message_ssn[k])))
     return {k: tuple(np.array(col, np.int64) for col in zip(*v, strict=True)) for k, v in out.items()}
 
 

@@ -1,5 +1,6 @@
 """Numba SCTP receiver: DATA chunks into the half's stream, the SACK owed (immediate or delayed), and the
-SACK's cumulative TSN ack, gap ack blocks and a_rwnd (RFC 4960 sec. 6.2, 6.7).
+SACK's cumulative TSN ack, gap ack blocks (as many as fit in the MTU, at most ``_layout.SACK_BLOCKS``)
+and a_rwnd (RFC 4960 sec. 6.2, 6.7).
 
 The receiver keeps what it holds in byte space (``rcv_nxt`` and the shared out-of-order blocks of
 ``_ooo``), so the application layer (``_app``, per-stream delivery) reads it as it reads TCP's. DATA chunks
@@ -66,11 +67,21 @@ def start_receiver(S, r):
     half[r].fin_rcvd_t = -1.0
 
 
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def gap_blocks_sent(S, r):
+    """Return how many gap ack blocks the next SACK of receiver ``r`` reports (sec. 3.3.4, 6.2): one per
+    out-of-order block it holds (each is a TSN range, since chunks never straddle two blocks), as many as
+    fit in the MTU beside the duplicate TSN it owes (16-byte SACK chunk, 4 bytes per block or duplicate,
+    behind 20 + 12 bytes of headers), and at most ``_layout.SACK_BLOCKS`` (the lowest are kept)."""
+    fit = (S.conn[r >> 1].mtu - 48) // 4 - (S.half[r].dup_tsn >= 0)
+    return max(min(S.half[r].ooo_n, L.SACK_BLOCKS, fit), 0)
+
+
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fill_sack(S, r, p):
-    """Write the SACK of receiver ``r`` into packet ``p``: cumulative TSN ack (``ack``), up to three gap
-    blocks as TSN ranges [lo, hi) lowest first (``sack``), a_rwnd (``wnd``), the duplicate TSN received
-    since the last SACK (``ndup``, ``dup``); return the gap blocks and duplicate TSNs written."""
+    """Write the SACK of receiver ``r`` into packet ``p``: cumulative TSN ack (``ack``), the lowest
+    ``gap_blocks_sent`` gap blocks as TSN ranges [lo, hi) lowest first (``sack``), a_rwnd (``wnd``), the
+    duplicate TSN received since the last SACK (``ndup``, ``dup``); return the gap blocks and duplicate TSNs written."""
     half = S.half
     pk = S.pkt[p]
     rn = half[r].rcv_nxt
@@ -83,7 +94,8 @@ def fill_sack(S, r, p):
     pk.wnd = max(S.conn[r >> 1].rwnd - held, 0)
     k = 0
     last = rn
-    while k < 3:
+    kmax = gap_blocks_sent(S, r)
+    while k < kmax:
         best = -1
         for i in range(n):
             lo = S.ooo[orow, i].lo

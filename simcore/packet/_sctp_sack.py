@@ -49,8 +49,8 @@ def gap_blocks(lo, hi, n, cum_tsn, out_start, out_end, max_blocks):
 @njit(cache=True, _nrt=False)
 def sack_scan(ring, head, n, base_tsn, cum_tsn, blocks, htna, in_fast_recovery, threshold):
     """Apply a SACK (cumulative TSN ack ``cum_tsn``; gap blocks ``blocks[2k], blocks[2k + 1]`` = TSNs
-    [lo, hi), k < 3, lo = -1 unused, lowest first) to the ring of outstanding chunks ``ring[(head + i) %
-    cap]`` of TSN ``base_tsn + i`` (i < n).
+    [lo, hi), every k < len(blocks) / 2 (``_layout.SACK_BLOCKS``), lo = -1 unused, lowest first) to the
+    ring of outstanding chunks ``ring[(head + i) % cap]`` of TSN ``base_tsn + i`` (i < n).
 
     Return (head, n, base_tsn, cum_acked_bytes, gap_acked_bytes, flight_freed_bytes, highest_newly_acked,
     n_marked, marked_bytes, n_unmarked): the ring's new start, count and lowest TSN; user data newly
@@ -84,7 +84,7 @@ def sack_scan(ring, head, n, base_tsn, cum_tsn, blocks, htna, in_fast_recovery, 
         base_tsn += 1
     # 2. gap ack blocks: chunks newly known to have arrived
     top = cum_tsn  # highest TSN this SACK reports received
-    for g in range(3):
+    for g in range(blocks.shape[0] // 2):
         a = blocks[2 * g]
         if a < 0:
             break

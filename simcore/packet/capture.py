@@ -258,7 +258,7 @@ def _frame_fields(result: PacketResult, cap: dict) -> FrameFields:
         mss[tcp_i] = np.array([x.tcp.mss_bytes for x in cs], np.int64)[c]
         wscale[tcp_i] = ws
         sackp[tcp_i] = np.array([x.tcp.variant == "sack" for x in cs], bool)[c]
-        blocks = pt.sack[row[tcp_i]] if pt.sack is not None else np.full((tcp_i.size, 3, 2), -1)
+        blocks = pt.sack[row[tcp_i], :3] if pt.sack is not None else np.full((tcp_i.size, 3, 2), -1)
         used = blocks[:, :, 0] >= 0
         sack_n[tcp_i] = used.sum(axis=1)
         ts[tcp_i] = np.array([x.tcp.timestamps for x in cs], bool)[c]

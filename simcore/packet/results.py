@@ -43,7 +43,9 @@ class PacketTrace:
     ack: np.ndarray
     flags: np.ndarray  # 1 SYN, 2 ACK, 4 FIN, 8 CBR, 16 retransmission
     link: np.ndarray
-    sack: np.ndarray | None = None  # (n, 3, 2) SACK blocks [lo, hi) carried, most recent first; lo = -1 unused
+    # (n, k, 2) blocks [lo, hi) carried, lo = -1 unused: TCP's SACK blocks (at most 3, most recent first), SCTP's
+    # gap ack blocks as TSN ranges (lowest first); k = 3, or more when an SCTP SACK of the run reports more
+    sack: np.ndarray | None = None
     dup_tsn: np.ndarray | None = None  # (n,) SCTP: the duplicate TSN a SACK reports (RFC 4960 sec. 6.2), -1 none
 
 
@@ -121,6 +123,7 @@ class PacketResult:
     scenario: Scenario | None = None  # the scenario run (hosts, routes and TCP options of captures)
     tcp_isn: np.ndarray | None = None  # (n_conn, 2) initial sequence numbers shown in captures (uint32)
     tcp_ts_offset: np.ndarray | None = None  # (n_nodes,) offsets of the hosts' RFC 7323 timestamp clocks, ms
+    message_ssn: np.ndarray | None = None  # (n_msg,) SCTP: stream sequence number given when written (-1 none)
 
     def to_pcap(self, path, *, link: int | None = None, capture_point: str = "sender", snaplen: int = 128,
                 format: str = "pcap") -> Path:

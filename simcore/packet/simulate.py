@@ -140,6 +140,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     for f in ("start", "delay", "write", "done"):
         blank[f] = np.nan
     blank["next"] = -1
+    blank["ssn"] = -1
     blank["relay_to"] = -1
     msg = np.repeat(blank, max(nm, 1))
     cols = _message_columns(sc)
@@ -217,6 +218,8 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         path_ptr=path_ptr, path_links=path_links,
         msg=msg, dep_ptr=dep_ptr, dep_msg=dep_msg, cdep_ptr=cdep_ptr, cdep_conn=cdep_conn,
         pool=pools, pool_conn=np.array(po_conn or [0], np.int64),
+        ssn_next=np.zeros((nh if (conn["proto"] == L.PROTO_SCTP).any() else 1, int(msg["stream"].max()) + 1),
+                          np.int64),
         cbr=cbr, cbr_sched=_pieces(cb_t, cb_r), cbr_rec=np.zeros((max(n_cbr_expected, caps.get("cbr", 0), 1), 3)),
         tr_pkt=np.zeros((tr_rows, L.TRP_N)), tr_tcp=np.zeros((tr_rows, 9)), tr_queue=np.zeros((tr_rows, 4)),
         heap_t=ht, heap_s=hs, heap_k=hk, heap_a=ha, heap_m=hm,
@@ -503,8 +506,13 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         hop_tr = HopTrace(p[fwd, 0], p[fwd, 2].astype(np.int64), p[fwd, 9].astype(np.int64))
         p = p[~fwd]
         ints = p[:, 1:].astype(np.int64)
-        sack = ints[:, L.TRP_SACK - 1:L.TRP_SACK + 5].reshape(-1, 3, 2)
-        sack[(ints[:, 7] & L.F_CBR) != 0] = -1
+        sack = ints[:, L.TRP_SACK - 1:L.TRP_NDUP - 1].reshape(-1, L.SACK_BLOCKS, 2)
+        cbr = (ints[:, 7] & L.F_CBR) != 0
+        sack[cbr] = -1
+        sctp = ~cbr & (S.conn["proto"][np.where(cbr, 0, ints[:, 2])] == L.PROTO_SCTP) if nc else cbr
+        sack[~sctp, L.TCP_SACK_BLOCKS:] = -1
+        # as many block columns as the run used, at least TCP's three (runs with <= 3 gaps keep their shape)
+        sack = sack[:, :max(L.TCP_SACK_BLOCKS, int((sack[:, :, 0] >= 0).sum(axis=1).max(initial=0)))]
         dup = np.where(ints[:, L.TRP_NDUP - 1] > 0, ints[:, L.TRP_DUP - 1], -1)
         pkt_tr = PacketTrace(p[:, 0], *[ints[:, j] for j in range(9)], sack=sack, dup_tsn=dup)
         q = S.tr_queue[: st["n_qtr"]]
@@ -530,6 +538,7 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         message_done_s=msg["done"].copy(),
         message_latency_s=msg["done"] - msg["write"],
         message_conn=msg["conn"].copy(),
+        message_ssn=msg["ssn"].copy(),
         link_packets=link["n_tx"].copy(),
         link_bytes=link["bytes_tx"].copy(),
         link_drops_queue=link["n_drop_q"].copy(),

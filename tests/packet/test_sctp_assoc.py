@@ -338,3 +338,71 @@ def test_a_duplicate_tsn_is_reported_in_the_next_sack():
     assert dup.tolist() == [-1, 0] and pt.ack[sacks].tolist() == [0, 0]
     # back link: INIT-ACK 256 + COOKIE-ACK 36 + the lost SACK 48 (it was sent) + the SACK with the duplicate 52
     assert r.link_bytes[1] == 256 + 36 + 48 + 52
+
+
+def test_a_sack_reports_every_gap_beyond_three_and_the_sender_uses_them():
+    # One message of 12 full chunks, TSNs 0-11, all sent at EST (initial cwnd 12 MTU, no Max.Burst). Offered
+    # packets INIT, COOKIE-ECHO, then TSN k is packet k + 2: dropping packets 3, 5, ..., 13 loses TSNs 1, 3,
+    # ..., 11 after their transmission (drop_sequence loses packets on the link), so TSN 2j arrives at
+    # EST + 1500 (2j + 1) us + D. Each arrival opens a gap: an immediate SACK, cum TSN ack 0, gap blocks 2-2,
+    # 4-4, ..., 2j-2j (j blocks: 32 + 16 + 4 j bytes), back at the sender (1 byte/us, the link idle) at
+    # EST + 1500 (2j + 1) us + (48 + 4 j) us + 2 D. The SACK of TSN 10 holds five gap blocks, 68 bytes
+    # (RFC 4960 sec. 3.3.4).
+    # RFC 4960 fast retransmit (3 miss indications, HTNA, sec. 7.2.4): TSN 5 is reported missing by the
+    # SACKs of TSN 6, 8 and 10 (each newly acknowledges a TSN above 5: 8 in the 4th block, 10 only in the
+    # 5th), so it leaves on the SACK of TSN 10, without regard to cwnd (TSN 1 on the SACK of TSN 6, TSN 3 on
+    # that of TSN 8). The resent TSN 1 arrives 1500 us + D later: SACK cum 2, blocks 4, 6, 8, 10 (64 bytes),
+    # back 64 us + D later. It advances the cum ack in Fast Recovery, so every TSN reported missing gains a
+    # miss indication: TSN 7's third (after the SACKs of TSN 8 and 10), and it leaves. Likewise the resent
+    # TSN 3 draws SACK cum 4, blocks 6, 8, 10 (60 bytes): TSN 9's third (SACK of TSN 10, cum 2, cum 4).
+    # Gap-acknowledged TSNs are never resent: the retransmissions are the lost TSNs 1, 3, 5, 7, 9 (fast, one
+    # Fast Recovery episode) and 11 (reported missing by no SACK: T3-rtx), once each.
+    sp = SctpParams(initial_cwnd_mtus=12, max_burst=0, delayed_sack=False)
+    r = _run([Message(0, 12 * 1452)], sp, drops=(3, 5, 7, 9, 11, 13), duration=10.0)
+    pt = r.packet_trace
+    sacks = (pt.kind == 0) & (pt.direction == 1) & ((pt.flags & 2) != 0) & ((pt.flags & 33) == 0)
+    first = np.flatnonzero(sacks)[:6]
+    assert pt.ack[first].tolist() == [0] * 6
+    assert pt.sack.shape[1] >= 5
+    for j, i in enumerate(first):
+        blocks = [(int(lo), int(hi)) for lo, hi in pt.sack[i] if lo >= 0]
+        assert blocks == [(2 * g, 2 * g + 1) for g in range(1, j + 1)]
+    t, seq, _ = _sent(r, retx=True)
+    tsn = (seq - 1) // 1452
+    assert tsn.tolist()[:3] == [1, 3, 5]
+    assert t[:3] == pytest.approx([EST + 1500 * (2 * j + 1) * US + (48 + 4 * j) * US + 2 * D for j in (3, 4, 5)],
+                                  abs=1e-9)
+    assert t[3:5] == pytest.approx([t[0] + (1500 + 64) * US + 2 * D, t[1] + (1500 + 60) * US + 2 * D], abs=1e-9)
+    assert tsn.tolist() == [1, 3, 5, 7, 9, 11]
+    assert (r.fast_retransmits[0, 0], r.timeouts[0, 0], r.retransmits[0, 0]) == (1, 1, 6)
+    assert r.delivered_bytes[0, 0] == 12 * 1452
+
+
+def test_a_sack_reports_only_the_gap_blocks_that_fit_in_the_mtu():
+    # MTU 68: a DATA chunk holds 68 - 48 = 20 bytes, one per packet; a SACK alone holds (68 - 48) / 4 = 5
+    # gap blocks. 13 chunks, TSNs 0-12, sent at once; TSNs 1, 3, ..., 11 lost (offered packets 3, ..., 13):
+    # after TSN 12 the receiver holds 6 gaps, and its SACK reports the lowest 5 (2-2 ... 10-10), not 12-12.
+    sp = SctpParams(mtu_bytes=68, cookie_bytes=12, initial_cwnd_mtus=13, max_burst=0, delayed_sack=False)
+    r = _run([Message(0, 13 * 20)], sp, drops=(3, 5, 7, 9, 11, 13), duration=10.0)
+    pt = r.packet_trace
+    sacks = np.flatnonzero((pt.kind == 0) & (pt.direction == 1) & ((pt.flags & 2) != 0) & ((pt.flags & 33) == 0))
+    assert pt.ack[sacks[:7]].tolist() == [0] * 7
+    assert [[int(lo) for lo, _ in pt.sack[i] if lo >= 0] for i in sacks[5:7]] == [[2, 4, 6, 8, 10]] * 2
+    assert pt.sack.shape[1] == 5
+    assert r.delivered_bytes[0, 0] == 13 * 20
+
+
+def test_each_message_gets_the_next_ssn_of_its_association_direction_and_stream():
+    # RFC 4960 sec. 6.5: the SSN counts, per association, direction and stream, the messages written before.
+    # Written in time order (not list order): client 0.30 s stream 0, 0.31 s stream 1, 0.32 s stream 0,
+    # 0.33 s stream 2, 0.34 s stream 1, 0.35 s stream 0 -> SSNs 0, 0, 1, 0, 1, 2; the server's two on stream 0
+    # -> 0, 1; a second association starts again at 0; a TCP connection's message has none (-1).
+    times = (0.35, 0.30, 0.33, 0.31, 0.34, 0.32)
+    streams = (0, 0, 2, 1, 1, 0)
+    msgs = [Message(0, 500, stream=s, start_time_s=t) for t, s in zip(times, streams, strict=True)]
+    msgs += [Message(0, 500, "server", start_time_s=0.4), Message(0, 500, "server", start_time_s=0.41),
+             Message(1, 500, stream=3, start_time_s=0.3), Message(2, 500, start_time_s=0.3)]
+    conns = (Connection(0, 1, transport="sctp"), Connection(0, 1, transport="sctp"), Connection(0, 1))
+    r = simulate(Scenario(_path(), conns, tuple(msgs), duration_s=3.0))
+    assert r.message_ssn.tolist() == [2, 0, 0, 0, 1, 1] + [0, 1] + [0, -1]
+    assert np.isfinite(r.message_done_s).all()

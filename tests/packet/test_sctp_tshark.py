@@ -159,3 +159,29 @@ def test_data_bundled_behind_the_cookie_echo_reads_back(tshark, tmp_path):
     assert all(x[1] == "1" and x[3] == "" for x in rows)
     assert [x[2] for x in rows] == ["1", "2", "10,0", "11", "3"]
     assert int(rows[2][0]) == 14 + 352  # Ethernet + IP 20 + common 12 + COOKIE-ECHO 204 + DATA 16 + 100
+
+
+def test_a_sack_with_five_gap_blocks_reads_back_with_all_of_them(tshark, tmp_path):
+    from simcore.packet import Connection, LinkParams, Message, Network, Scenario, SctpParams, simulate
+
+    # TSNs 1, 3, ..., 11 lost of 12 sent at once (see test_sctp_assoc.py): the SACK of TSN 10 reports cum TSN
+    # ack 0 and five gap blocks 2-2, 4-4, 6-6, 8-8, 10-10: 20 + 12 + 16 + 5 * 4 = 68 bytes of IP
+    fwd = LinkParams(rate_bps=8e6, delay_s=0.05, queue_packets=100, drop_sequence=(3, 5, 7, 9, 11, 13))
+    back = LinkParams(rate_bps=8e6, delay_s=0.05, queue_packets=100)
+    sp = SctpParams(initial_cwnd_mtus=12, max_burst=0, delayed_sack=False)
+    sc = Scenario(Network(2, Network.duplex(0, 1, fwd, back)), (Connection(0, 1, transport="sctp", sctp=sp),),
+                  (Message(0, 12 * 1452),), duration_s=5.0)
+    r = simulate(sc, seed=1, trace=True)
+    path = r.to_pcap(tmp_path / "gaps.pcap", snaplen=2000)
+    rows = _fields(tshark, path, ["frame.len", "ip.src", "sctp.checksum.status", "sctp.chunk_type", "_ws.malformed",
+                                  "sctp.sack_cumulative_tsn_ack_raw", "sctp.sack_number_of_gap_blocks",
+                                  "sctp.sack_gap_block_start", "sctp.sack_gap_block_end"])
+    assert all(x[2] == "1" and x[4] == "" for x in rows)
+    up = [x for x in rows if x[1] == "10.0.0.1"]
+    down = [x for x in rows if x[1] == "10.0.0.2"]
+    assert sum(int(x[0]) - 14 for x in up) == r.link_bytes[0]
+    assert sum(int(x[0]) - 14 for x in down) == r.link_bytes[1]
+    sacks = [x for x in down if x[3] == "3"]
+    assert [int(x[6]) for x in sacks[:6]] == [0, 1, 2, 3, 4, 5]
+    assert [int(x[0]) for x in sacks[:6]] == [14 + 48 + 4 * j for j in range(6)]
+    assert (int(sacks[5][5]) - int(r.tcp_isn[0, 0]), sacks[5][7], sacks[5][8]) == (0, "2,4,6,8,10", "2,4,6,8,10")
