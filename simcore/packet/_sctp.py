@@ -20,6 +20,7 @@ import math
 from numba import njit
 
 from . import _layout as L
+from ._delack import delack_cancel
 from ._link import alloc, inject_call, take_row
 from ._rtt import rto_arm, rto_backoff, rtt_sample
 from ._sctp_cc import idle_decay, max_burst_cwnd, on_fast_retransmit, on_sack_cwnd, on_t3_expiry
@@ -94,9 +95,7 @@ def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
         flags |= L.F_ACK
         half[r].ack_owed = 0
         half[r].sack_pkts = 0
-        if half[r].dack_armed == 1:
-            half[r].dack_gen += 1
-            half[r].dack_armed = 0
+        delack_cancel(S, r)
     pk.chunks = chunks
     pk.flags = flags
     pk.ipbytes = size

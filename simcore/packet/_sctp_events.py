@@ -23,7 +23,8 @@ from numba import njit
 
 from . import _app as A  # late bound, as for TCP
 from . import _layout as L
-from ._link import give_row, push
+from ._delack import delack_arm, delack_fired
+from ._link import give_row
 from ._rtt import rto_arm, rto_backoff
 from ._sctp import establish, on_sack, on_t3, sctp_packet, sctp_send, send_chunk
 from ._sctp_recv import on_data, start_receiver
@@ -162,10 +163,8 @@ def sctp_arrive(S, p, t):
     if owed == 1:
         if sctp_send(S, s, t) == 0 and half[r].ack_owed == 1:
             sctp_packet(S, s, t, L.K_SACK, 0, 0, 0, False, 0)
-    elif owed == 2 and half[r].dack_armed == 0:
-        half[r].dack_armed = 1
-        nh = half.shape[0]
-        push(S, t + S.conn[r >> 1].delack_s, L.EV_DELACK, half[r].dack_gen * nh + r)
+    elif owed == 2:
+        delack_arm(S, r, t)
 
 
 @njit(cache=True, inline="always")
@@ -185,13 +184,9 @@ def sctp_open(S, c, t):
 @njit(cache=True, inline="always")
 def sctp_delack(S, a, t):
     """``EV_DELACK``: the SACK timer of receiver ``r`` (sec. 6.2) fires: send the SACK it still owes."""
-    half = S.half
-    nh = half.shape[0]
-    r = a % nh
-    if a // nh == half[r].dack_gen and half[r].dack_armed == 1:
-        half[r].dack_armed = 0
-        if half[r].ack_owed > 0:
-            sctp_packet(S, r ^ 1, t, L.K_SACK, 0, 0, 0, False, 0)
+    r = delack_fired(S, a)
+    if r >= 0 and S.half[r].ack_owed > 0:
+        sctp_packet(S, r ^ 1, t, L.K_SACK, 0, 0, 0, False, 0)
 
 
 @njit(cache=True, inline="always")

@@ -16,6 +16,7 @@ import math
 from numba import njit
 
 from . import _layout as L
+from ._delack import delack_cancel
 from ._link import alloc, give_row, inject, take_row
 from ._ooo import ooo_report
 from ._outline import outline
@@ -66,9 +67,7 @@ def send_packet(S, h, t, flags, seq, seqlen, payload):
         pkt[p].ack = half[r].rcv_nxt
         half[r].ack_owed = 0
         half[r].dack_bytes = 0
-        if half[r].dack_armed == 1:
-            half[r].dack_gen += 1
-            half[r].dack_armed = 0
+        delack_cancel(S, r)
     for b in range(3):
         pkt[p].sack[2 * b] = -1
     if S.conn[c].variant == L.V_SACK and half[r].ooo_n > 0:

@@ -6,13 +6,12 @@ The sender is ``_tcp``, the receiver ``_tcp_recv``; the application layer above 
 
 from __future__ import annotations
 
-import math
-
 from numba import njit
 
 from . import _app as A  # a module (late bound): _app calls the transports through _transport
 from . import _layout as L
-from ._link import give_row, push
+from ._delack import delack_arm, delack_fired
+from ._link import give_row
 from ._outline import outline
 from ._tcp import on_ack, on_rto, open_half, send_packet, send_segment, trace_tcp, try_send
 from ._tcp_recv import on_segment
@@ -73,14 +72,8 @@ def tcp_arrive(S, p, t):
     if owed == 1:
         if try_send(S, s, t) == 0 and half[r].ack_owed == 1:
             _send_pure_ack(S, s, t)
-    elif owed == 2 and half[r].dack_armed == 0:
-        half[r].dack_armed = 1
-        nh = half.shape[0]
-        d = S.conn[r >> 1].delack_s
-        fire = t + d
-        if S.conn[r >> 1].delack_ticks == 1:  # BSD: the next tick of a clock of period d
-            fire = (math.floor(t / d) + 1.0) * d
-        push(S, fire, L.EV_DELACK, half[r].dack_gen * nh + r)
+    elif owed == 2:
+        delack_arm(S, r, t)
 
 
 @njit(cache=True, inline="always")
@@ -98,13 +91,9 @@ def tcp_open(S, c, t):
 def tcp_delack(S, a, t):
     """``EV_DELACK`` of argument ``a = dack_gen * n_halves + r``: send the ACK the receiver of half ``r``
     still owes, unless an ACK has left since the timer was set."""
-    half = S.half
-    nh = half.shape[0]
-    r = a % nh
-    if a // nh == half[r].dack_gen and half[r].dack_armed == 1:
-        half[r].dack_armed = 0
-        if half[r].ack_owed > 0:
-            _send_pure_ack(S, r ^ 1, t)
+    r = delack_fired(S, a)
+    if r >= 0 and S.half[r].ack_owed > 0:
+        _send_pure_ack(S, r ^ 1, t)
 
 
 @njit(cache=True, inline="always")
