@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcore._validate import check_choice, check_int
+
 from ._sctp_chunks import (
     cookie_ack_chunk,
     cookie_echo_chunk,
@@ -70,8 +72,21 @@ def _cuts(seq: int, ln: int, begins: np.ndarray, ends: np.ndarray, mss: int):
 
 def chunk_bounds(result, conn: int, direction: int) -> tuple[np.ndarray, np.ndarray]:
     """Return (first byte, end byte) of every DATA chunk one direction of association ``conn`` sent, in TSN
-    order (TSN k is the k-th, from 0 as the simulator counts; chunks keep their bytes when resent)."""
-    pt = result.packet_trace
+    order (TSN k is the k-th, from 0 as the simulator counts; chunks keep their bytes when resent). Bytes
+    are numbered as the packet trace's ``seq``: the first data byte is 1 (the set-up takes 0, as TCP's SYN).
+
+    ``result``: a ``PacketResult`` of ``simulate(..., trace=True)``; ``conn``: the index of an SCTP
+    association in its scenario; ``direction``: 0 (client to server) or 1."""
+    pt = getattr(result, "packet_trace", None)
+    if pt is None:
+        raise ValueError("result has no packet trace: run simulate(..., trace=True)")
+    conns = getattr(result.scenario, "connections", ())  # a BulkScenario holds TCP connections only
+    if not any(c.transport == "sctp" for c in conns):
+        raise ValueError("result's scenario has no SCTP association")
+    check_int("conn", conn, 0, len(conns) - 1)
+    if conns[conn].transport != "sctp":
+        raise ValueError(f"conn={conn} is a {conns[conn].transport!r} connection: must be an SCTP association")
+    check_choice("direction", direction, (0, 1))
     sel = _data_rows(pt, conn, direction)
     lay = _layouts(result).get((conn, direction))
     if lay is None or not sel.any():
@@ -102,7 +117,8 @@ def sctp_packets(result, rows: np.ndarray, server_port: int, client_port0: int) 
     data = (pt.kind == 0) & (pt.seqlen > 0) & ((pt.flags & 8) == 0)
     starts = {}
     for c, d in {(int(a), int(b)) for a, b in zip(pt.conn[data], pt.direction[data], strict=True)}:
-        starts[(c, d)] = chunk_bounds(result, c, d)[0]
+        if sc.connections[c].transport == "sctp":  # a scenario may run TCP connections beside
+            starts[(c, d)] = chunk_bounds(result, c, d)[0]
     lay = _layouts(result)
     out = []
     for i in rows:

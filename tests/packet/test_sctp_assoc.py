@@ -406,3 +406,26 @@ def test_each_message_gets_the_next_ssn_of_its_association_direction_and_stream(
     r = simulate(Scenario(_path(), conns, tuple(msgs), duration_s=3.0))
     assert r.message_ssn.tolist() == [2, 0, 0, 0, 1, 1] + [0, 1] + [0, -1]
     assert np.isfinite(r.message_done_s).all()
+
+
+def test_chunk_bounds_cut_each_message_into_chunks_of_at_most_the_max_payload():
+    from simcore.packet import sctp_chunk_bounds
+
+    # max payload 1500 - 48 = 1452 bytes; chunks never span messages: 101 | 1452 + 1452 + 96 | 50. Data
+    # bytes are numbered from 1, in the sequence space the simulator shares with TCP (the set-up takes 0).
+    r = _run([Message(0, 101), Message(0, 3000), Message(0, 50)])
+    starts, ends = sctp_chunk_bounds(r, 0, 0)
+    assert (starts - 1).tolist() == [0, 101, 1553, 3005, 3101]
+    assert (ends - 1).tolist() == [101, 1553, 3005, 3101, 3151]
+    assert sctp_chunk_bounds(r, 0, 1)[0].size == 0  # the server sent no DATA
+    with pytest.raises(ValueError, match="conn=1"):
+        sctp_chunk_bounds(r, 1, 0)
+    with pytest.raises(ValueError, match="direction=2"):
+        sctp_chunk_bounds(r, 0, 2)
+    conn = Connection(0, 1, transport="sctp")
+    untraced = simulate(Scenario(_path(), (conn,), (Message(0, 10),), duration_s=1.0))
+    with pytest.raises(ValueError, match="trace=True"):
+        sctp_chunk_bounds(untraced, 0, 0)
+    tcp = simulate(Scenario(_path(), (Connection(0, 1),), (Message(0, 10),), duration_s=1.0), trace=True)
+    with pytest.raises(ValueError, match="no SCTP association"):
+        sctp_chunk_bounds(tcp, 0, 0)
