@@ -9,6 +9,15 @@ Target (issue 12): the highest load of the figure-5 sweep, 10 simulated minutes,
 (``--highest --duration 600``; CPU seconds are printed beside wall seconds: on a shared machine the wall
 time is inflated by the other processes).
 
+--highest also splits each run's time (wall and CPU) into scenario build (our Python: workload, slots,
+columns), engine build (``simulate._build``: routes, records), kernel (``run_to_end``) and result assembly
+(``PacketResult`` and ``SatelliteResult``), and prints events/s of the kernel alone beside the reference
+dumbbell's (``bench_packet.py``).
+
+--sweep: the whole figure-5 sweep (``satellite_sweep.SWEEP_LOADS`` x 7 curves, 600 s each) through
+``run_figure5_sweep`` on 2 local processes, costliest runs first; prints its wall time (target < 2 min)
+and the load average. Minutes on a busy machine.
+
 --panel: the chapter's live panel, median Python time of a slider move (target < 300 ms) answered from the
 stored sweep and from the hybrid fast mode, and the hybrid's speed-up over the full run at the same setting.
 """
@@ -23,7 +32,36 @@ import sys
 import time
 
 
-def one(arch: str, n_traces: int, n_conn: int, duration_s: float, buffers: bool) -> dict:
+class _Split:
+    """Timers around ``simcore.packet.simulate``'s and ``simcore.satellite.model``'s phases (wall and CPU)."""
+
+    PHASES = (("scenario", "simcore.satellite.model", "build_satellite"),
+              ("engine_build", "simcore.packet.simulate", "_build"),
+              ("kernel", "simcore.packet.simulate", "run_to_end"),
+              ("packet_result", "simcore.packet.simulate", "_result"),
+              ("satellite_result", "simcore.satellite.model", "_result"))
+
+    def __init__(self):
+        import importlib
+
+        self.wall: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
+        for name, mod, fn in self.PHASES:
+            m = importlib.import_module(mod)
+            setattr(m, fn, self._wrap(name, getattr(m, fn)))
+
+    def _wrap(self, name, f):
+        def timed(*a, **k):
+            t0, c0 = time.perf_counter(), time.process_time()
+            try:
+                return f(*a, **k)
+            finally:
+                self.wall[name] = self.wall.get(name, 0.0) + time.perf_counter() - t0
+                self.cpu[name] = self.cpu.get(name, 0.0) + time.process_time() - c0
+        return timed
+
+
+def one(arch: str, n_traces: int, n_conn: int, duration_s: float, buffers: bool, split: bool = False) -> dict:
     """Run one configuration in this process through the public API and return its figures.
 
     (It used to replay ``simulate``'s overflow-and-rerun loop on the kernel's internals; that copy missed
@@ -31,6 +69,7 @@ def one(arch: str, n_traces: int, n_conn: int, duration_s: float, buffers: bool)
     from simcore.satellite import SatelliteParams, simulate_satellite
 
     simulate_satellite(SatelliteParams(n_traces=1, duration_s=5.0, measure_buffers=buffers), 0)  # load the cache
+    timers = _Split() if split else None
     p = SatelliteParams(architecture=arch, n_traces=n_traces, n_proxy_connections=n_conn, duration_s=duration_s,
                         measure_buffers=buffers)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -40,7 +79,8 @@ def one(arch: str, n_traces: int, n_conn: int, duration_s: float, buffers: bool)
                 buffers=buffers, requests=r.requests, connections=r.requests + (n_conn if arch != "base" else 0),
                 links=2 + 2 * r.slots, scenario_s=r.build_s, engine_build_s=0.0, kernel_s=r.simulate_s,
                 wall_s=wall, cpu_s=cpu, reruns=0, events=r.events,
-                rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+                rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                split_wall=timers.wall if timers else {}, split_cpu=timers.cpu if timers else {})
 
 
 def main(quick: bool, duration_s: float, highest: bool = False) -> None:
@@ -51,7 +91,7 @@ def main(quick: bool, duration_s: float, highest: bool = False) -> None:
     elif not quick:
         configs += [("base", 150, 1, False), ("us_proxy", 150, 100, False), ("us_proxy", 150, 10, False)]
     for buf in "10":  # compile into numba's cache first (both trace modes)
-        subprocess.run([sys.executable, __file__, "--one", "base", "2", "1", "10", buf], check=True,
+        subprocess.run([sys.executable, __file__, "--one", "base", "2", "1", "10", buf, "0"], check=True,
                        capture_output=True)
     print(f"== simcore.satellite on today's engine: {duration_s:g} simulated s per run, one process per run ==")
     print(f"{'config':>10} {'traces':>6} {'buffers':>7} {'requests':>8} {'conns':>6} {'links':>5} {'scenario s':>10} "
@@ -60,13 +100,16 @@ def main(quick: bool, duration_s: float, highest: bool = False) -> None:
     rows = []
     for arch, nt, nc, buf in configs:
         out = subprocess.run([sys.executable, __file__, "--one", arch, str(nt), str(nc), str(duration_s),
-                              str(int(buf))], check=True, capture_output=True, text=True).stdout
+                              str(int(buf)), str(int(highest))], check=True, capture_output=True, text=True).stdout
         r = json.loads(out.strip().splitlines()[-1])
         rows.append(r)
         print(f"{r['arch']:>10} {r['n_traces']:>6} {str(r['buffers']):>7} {r['requests']:>8} {r['connections']:>6} "
               f"{r['links']:>5} {r['scenario_s']:>10.2f} {r['engine_build_s']:>14.2f} {r['kernel_s']:>8.3f} "
               f"{r['events']:>8} {r['events'] / max(r['kernel_s'], 1e-9) / 1e6:>6.2f} {r['rss_mb']:>7.0f} "
               f"{r['reruns']:>6} {r['wall_s']:>7.2f} {r['cpu_s']:>6.2f}")
+    if highest:
+        _print_split(rows)
+        return
     big = max((r for r in rows if r["arch"] == "base"), key=lambda r: (r["requests"], not r["buffers"]))
     per_req = (big["scenario_s"] + big["engine_build_s"]) / big["requests"]
     paper = 550 * 421  # requests in 10 min at the E3's saturation (~550 day-traces of ~62 kbit/s)
@@ -75,6 +118,42 @@ def main(quick: bool, duration_s: float, highest: bool = False) -> None:
     print(f"paper's scale, base at saturation: ~{paper} requests in 600 s -> setup ~{per_req * paper:.0f} s if "
           f"linear (the engine's routes and arrays grow faster than linearly), kernel ~"
           f"{big['kernel_s'] / big['requests'] * paper:.0f} s at today's events/s")
+
+
+def _print_split(rows: list[dict]) -> None:
+    """Print each run's phases (wall / CPU seconds), its kernel's events/s and the load average."""
+    import os
+
+    print("\nphases, wall s / CPU s (the kernel's events/s on its CPU time; the reference dumbbell, "
+          "bench_packet.py, runs ~4-11 M events/s)")
+    for r in rows:
+        w, c = r["split_wall"], r["split_cpu"]
+        rest = r["wall_s"] - sum(w.values())
+        print(f"{r['arch']:>10}: " + ", ".join(f"{k} {w[k]:.2f}/{c[k]:.2f}" for k in w)
+              + f", other {rest:.2f}; kernel {r['events'] / max(c['kernel'], 1e-9) / 1e6:.2f} M events/s (CPU), "
+              f"not kernel {r['wall_s'] - w['kernel']:.2f} s wall")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f} (2 cores)")
+
+
+def sweep() -> None:
+    """Run the whole figure-5 sweep as ``satellite_sweep.write_sweep`` does (not written) and print its time."""
+    import os
+
+    from simcore.chapters.satellite import CURVES, run_figure5_sweep
+    from simcore.chapters.satellite_sweep import SWEEP_DURATION_S, SWEEP_LOADS, SWEEP_SEED
+    from simcore.satellite import SatelliteParams, simulate_satellite
+
+    simulate_satellite(SatelliteParams(n_traces=1, duration_s=5.0, measure_buffers=True), 0)  # load the cache
+    load0 = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    sw = run_figure5_sweep(SWEEP_LOADS, CURVES, duration_s=SWEEP_DURATION_S, seeds=(SWEEP_SEED,), progress=False,
+                           measure_buffers=True)
+    wall = time.perf_counter() - t0
+    ev = sum(r["events"] for r in sw.to_records())
+    print(f"== figure-5 sweep: {len(sw)} runs x {SWEEP_DURATION_S:g} s on 2 processes (costliest first) ==")
+    print(f"wall {wall:.0f} s (target < 120 s); {ev / 1e6:.0f} M events, {ev / wall / 1e6:.2f} M events/s overall; "
+          f"sum of the runs' simulate_s {sum(r['simulate_s'] for r in sw.to_records()):.0f} s; "
+          f"load average {load0:.2f} at the start, {os.getloadavg()[0]:.2f} at the end (2 cores)")
 
 
 def panel() -> None:
@@ -111,9 +190,11 @@ def panel() -> None:
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--panel":
         panel()
+    elif len(sys.argv) > 1 and sys.argv[1] == "--sweep":
+        sweep()
     elif len(sys.argv) > 1 and sys.argv[1] == "--one":
         a = sys.argv[2:]
-        print(json.dumps(one(a[0], int(a[1]), int(a[2]), float(a[3]), bool(int(a[4])))))
+        print(json.dumps(one(a[0], int(a[1]), int(a[2]), float(a[3]), bool(int(a[4])), bool(int(a[5])))))
     else:
         ap = argparse.ArgumentParser(description=__doc__)
         ap.add_argument("--quick", action="store_true", help="the three smallest loads only")

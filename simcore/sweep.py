@@ -185,6 +185,14 @@ def _run_chunk(func: Callable[..., Any], tasks: list[tuple[dict[str, Any], int]]
     return out
 
 
+def _cost(cost: Callable[[dict[str, Any]], float], params: dict[str, Any]) -> float:
+    """Return ``cost(params)`` as a finite float >= 0, or raise a ValueError naming the grid point."""
+    c = cost(params)
+    if isinstance(c, bool) or not isinstance(c, numbers.Real) or not math.isfinite(c) or c < 0:
+        raise ValueError(f"cost({params!r}) returned {c!r}: must be a finite number >= 0")
+    return float(c)
+
+
 def _default_executor(max_workers: int) -> cf.Executor:
     ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     return cf.ProcessPoolExecutor(max_workers=max_workers, mp_context=ctx)
@@ -199,6 +207,7 @@ def run_sweep(
     *,
     chunksize: int | None = None,
     max_workers: int = 2,
+    cost: Callable[[dict[str, Any]], float] | None = None,
 ) -> SweepResult:
     """Return a ``SweepResult`` with one row ``{**params, "seed", **outputs}`` per grid point and seed.
 
@@ -208,8 +217,11 @@ def run_sweep(
     ``client.get_executor(pure=False)``), left open; ``None`` runs on a ``ProcessPoolExecutor`` with
     ``max_workers`` processes, shut down at the end. ``chunksize`` calls run per submitted task (default:
     the calls split into about 4 chunks per worker). ``progress`` shows a ``tqdm.auto`` bar (notebook or
-    terminal; never in a static book build, see ``simcore.static``). Rows come back in grid order whatever
-    the executor; a failing call raises ``SweepError``.
+    terminal; never in a static book build, see ``simcore.static``). ``cost(params)``: an estimate of a grid
+    point's run time (any unit); chunks are then submitted costliest first (longest processing time first:
+    on a few workers the long runs no longer come last and leave one worker idle at the end); without it
+    they go in grid order. Rows come back in grid order whatever the executor; a failing call raises
+    ``SweepError``.
     """
     if not callable(func):
         raise ValueError(f"func={func!r} is not allowed: must be callable as func(**params, seed=seed)")
@@ -233,6 +245,12 @@ def run_sweep(
         chunksize = max(1, math.ceil(len(tasks) / (4 * workers)))
     chunksize = check_int("chunksize", chunksize, 1)
     chunks = [tasks[i : i + chunksize] for i in range(0, len(tasks), chunksize)]
+    submit_order = list(range(len(chunks)))
+    if cost is not None:
+        if not callable(cost):
+            raise ValueError(f"cost={cost!r} is not allowed: must be None or callable as cost(params) -> float")
+        est = [sum(_cost(cost, params) for params, _ in chunk) for chunk in chunks]
+        submit_order.sort(key=lambda i: -est[i])  # stable: equal costs keep grid order
 
     own = executor is None
     if own or isinstance(executor, cf.ProcessPoolExecutor):
@@ -252,7 +270,7 @@ def run_sweep(
     pool = _default_executor(max_workers) if own else executor
     outputs: list[list[dict[str, Any]] | None] = [None] * len(chunks)
     try:
-        futures = {pool.submit(_run_chunk, func, chunk): i for i, chunk in enumerate(chunks)}
+        futures = {pool.submit(_run_chunk, func, chunks[i]): i for i in submit_order}
         with tqdm(total=len(tasks), disable=not progress or is_static(), desc="sweep", unit="run") as bar:
             try:
                 for fut in cf.as_completed(futures):

@@ -124,6 +124,27 @@ def test_order_is_grid_order_when_completion_order_is_not():
     assert [r["value"] for r in res.to_records()] == [7, 107, 207, 307, 407]
 
 
+def test_cost_submits_costliest_first_and_keeps_grid_order():
+    started = []
+
+    def spy(i, seed):
+        started.append(i)
+        return {"value": 100 * i + seed}
+
+    # one worker runs the chunks in the order they were submitted
+    with cf.ThreadPoolExecutor(max_workers=1) as pool:
+        res = run_sweep(spy, {"i": [0, 1, 2, 3, 4]}, [7], executor=pool, progress=False, chunksize=1,
+                        cost=lambda p: (p["i"] * 3) % 5)  # costs 0, 3, 1, 4, 2
+    assert started == [3, 1, 4, 2, 0]
+    assert [r["value"] for r in res.to_records()] == [7, 107, 207, 307, 407]
+    with cf.ThreadPoolExecutor(max_workers=1) as pool:
+        for bad in (lambda p: -1.0, lambda p: float("nan"), lambda p: "big"):
+            with pytest.raises(ValueError, match="cost"):
+                run_sweep(spy, {"i": [0, 1]}, [7], executor=pool, progress=False, cost=bad)
+        with pytest.raises(ValueError, match="cost"):
+            run_sweep(spy, {"i": [0, 1]}, [7], executor=pool, progress=False, cost=3.0)
+
+
 def test_process_pools_match_thread_pool():
     with cf.ThreadPoolExecutor(max_workers=2) as pool:
         ref = run_sweep(noisy_mean, GRID, SEEDS, executor=pool, progress=False).to_records()
