@@ -15,8 +15,9 @@ columns), engine build (``simulate._build``: routes, records), kernel (``run_to_
 dumbbell's (``bench_packet.py``).
 
 --sweep: the whole figure-5 sweep (``satellite_sweep.SWEEP_LOADS`` x 7 curves, 600 s each) through
-``run_figure5_sweep`` on 2 local processes, costliest runs first; prints its wall time (target < 2 min)
-and the load average. Minutes on a busy machine.
+``run_figure5_sweep`` on 2 local processes, costliest runs first; prints its wall time (target < 2 min),
+the workers' CPU time (half of it is what 2 idle cores would take) and the load average. Minutes on a
+busy machine.
 
 --panel: the chapter's live panel, median Python time of a slider move (target < 300 ms) answered from the
 stored sweep and from the hybrid fast mode, and the hybrid's speed-up over the full run at the same setting.
@@ -46,6 +47,7 @@ class _Split:
 
         self.wall: dict[str, float] = {}
         self.cpu: dict[str, float] = {}
+        self.kinds: dict[str, int] = {}
         for name, mod, fn in self.PHASES:
             m = importlib.import_module(mod)
             setattr(m, fn, self._wrap(name, getattr(m, fn)))
@@ -54,11 +56,24 @@ class _Split:
         def timed(*a, **k):
             t0, c0 = time.perf_counter(), time.process_time()
             try:
-                return f(*a, **k)
+                out = f(*a, **k)
+                if name == "packet_result":
+                    self.kinds = _event_kinds(out)
+                return out
             finally:
                 self.wall[name] = self.wall.get(name, 0.0) + time.perf_counter() - t0
                 self.cpu[name] = self.cpu.get(name, 0.0) + time.process_time() - c0
         return timed
+
+
+def _event_kinds(res) -> dict[str, int]:
+    """Return a run's events by kind, from its ``PacketResult``: packet arrivals (one per link transmission),
+    application events (timed writes and opens, then those released by a completion) and, the rest, timer
+    events (retransmission and delayed-ACK timers, stale ones included)."""
+    sc = res.scenario
+    arrivals = int(res.link_packets.sum())
+    app = int(sc.msg_after.size + sc.conn_open_after.size)
+    return dict(arrivals=arrivals, app=app, timers=int(res.events) - arrivals - app)
 
 
 def one(arch: str, n_traces: int, n_conn: int, duration_s: float, buffers: bool, split: bool = False) -> dict:
@@ -80,7 +95,8 @@ def one(arch: str, n_traces: int, n_conn: int, duration_s: float, buffers: bool,
                 links=2 + 2 * r.slots, scenario_s=r.build_s, engine_build_s=0.0, kernel_s=r.simulate_s,
                 wall_s=wall, cpu_s=cpu, reruns=0, events=r.events,
                 rss_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                split_wall=timers.wall if timers else {}, split_cpu=timers.cpu if timers else {})
+                split_wall=timers.wall if timers else {}, split_cpu=timers.cpu if timers else {},
+                kinds=timers.kinds if timers else {})
 
 
 def main(quick: bool, duration_s: float, highest: bool = False) -> None:
@@ -132,6 +148,9 @@ def _print_split(rows: list[dict]) -> None:
         print(f"{r['arch']:>10}: " + ", ".join(f"{k} {w[k]:.2f}/{c[k]:.2f}" for k in w)
               + f", other {rest:.2f}; kernel {r['events'] / max(c['kernel'], 1e-9) / 1e6:.2f} M events/s (CPU), "
               f"not kernel {r['wall_s'] - w['kernel']:.2f} s wall")
+        k = r["kinds"]
+        print(f"{'':>10}  events: {k['arrivals']} packet arrivals, {k['app']} application writes and opens, "
+              f"{k['timers']} timer events ({100 * k['timers'] / r['events']:.0f} %, stale ones included)")
     print(f"load average at the end: {os.getloadavg()[0]:.2f} (2 cores)")
 
 
@@ -145,14 +164,18 @@ def sweep() -> None:
 
     simulate_satellite(SatelliteParams(n_traces=1, duration_s=5.0, measure_buffers=True), 0)  # load the cache
     load0 = os.getloadavg()[0]
+    kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     sw = run_figure5_sweep(SWEEP_LOADS, CURVES, duration_s=SWEEP_DURATION_S, seeds=(SWEEP_SEED,), progress=False,
                            measure_buffers=True)
     wall = time.perf_counter() - t0
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)  # the pool's workers, joined at its shutdown
+    cpu = kids.ru_utime + kids.ru_stime - kids0.ru_utime - kids0.ru_stime
     ev = sum(r["events"] for r in sw.to_records())
     print(f"== figure-5 sweep: {len(sw)} runs x {SWEEP_DURATION_S:g} s on 2 processes (costliest first) ==")
     print(f"wall {wall:.0f} s (target < 120 s); {ev / 1e6:.0f} M events, {ev / wall / 1e6:.2f} M events/s overall; "
-          f"sum of the runs' simulate_s {sum(r['simulate_s'] for r in sw.to_records()):.0f} s; "
+          f"sum of the runs' simulate_s {sum(r['simulate_s'] for r in sw.to_records()):.0f} s; workers' CPU "
+          f"{cpu:.0f} s (/ 2 = the wall time on 2 idle cores, ~{cpu / 2:.0f} s); "
           f"load average {load0:.2f} at the start, {os.getloadavg()[0]:.2f} at the end (2 cores)")
 
 
