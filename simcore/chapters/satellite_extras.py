@@ -67,7 +67,7 @@ def write_hybrid_check(path: Path = HYBRID_PATH, duration_s: float = 60.0, seed:
     return _write(path, rows)
 
 
-def write_beyond(path: Path = BEYOND_PATH, duration_s: float = 120.0, seed: int = 1) -> Path:
+def write_beyond(path: Path = BEYOND_PATH, duration_s: float = 600.0, seed: int = 1) -> Path:
     """Run every switch of ``SWITCHES`` for the base case and 100 connections at 20 Mbit/s presented (full
     packet runs) and write the sample latency and carried load."""
     rows = []
