@@ -270,7 +270,8 @@ def tick_image(groups: Sequence[tuple[np.ndarray, np.ndarray, str]], *, n_rows: 
     pixels = np.zeros((n_rows, columns), np.uint8)
     half = tick_columns // 2
     for code, (x, row, _color) in enumerate(groups, start=1):
-        col = np.floor(np.asarray(x, float) / x_end * columns).astype(np.int64) if x_end > 0 else np.zeros(0, int)
+        x = np.asarray(x, float)
+        col = np.floor(x / x_end * columns).astype(np.int64) if x_end > 0 else np.zeros(x.size, np.int64)
         row = np.asarray(row, np.int64)
         for dx in range(-half, tick_columns - half):
             pixels[row, np.clip(col + dx, 0, columns - 1)] = code

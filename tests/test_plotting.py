@@ -147,6 +147,8 @@ def test_tick_image_puts_each_tick_in_its_row_and_column():
     assert (img["x"], img["sizex"], img["y"], img["sizey"], img["yanchor"]) == (0.0, 10.0, -0.5, 3, "top")
     wide = tick_image([([5.0], [0], "#000000")], n_rows=1, x_end=10.0, columns=10, tick_columns=3)
     assert _read_png(base64.b64decode(wide["source"].split(",", 1)[1]))[1] == [[0, 0, 0, 0, 1, 1, 1, 0, 0, 0]]
+    at_zero = tick_image([([0.0], [0], "#000000")], n_rows=1, x_end=0.0, columns=4, tick_columns=1)  # no span
+    assert _read_png(base64.b64decode(at_zero["source"].split(",", 1)[1]))[1] == [[1, 0, 0, 0]]
 
 
 def test_grid_float32_rounds_to_a_power_of_two_step_finer_than_span_over_steps():
