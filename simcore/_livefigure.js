@@ -75,6 +75,18 @@ async function loadPlotly(model) {
   return fromLibrary(await model.widget_manager.get_model(ref));
 }
 
+// A large message comes deflated (zlib) in one buffer: {type: "packed", sizes: [JSON bytes, buffer bytes...]}.
+async function unpack(msg, buffers) {
+  if (msg.type !== "packed") return [msg, buffers];
+  const dv = buffers[0];
+  const bytes = dv instanceof DataView ? new Uint8Array(dv.buffer, dv.byteOffset, dv.byteLength) : new Uint8Array(dv);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  const all = await new Response(stream).arrayBuffer();
+  let offset = 0;
+  const parts = msg.sizes.map((n) => { const part = new DataView(all, offset, n); offset += n; return part; });
+  return [JSON.parse(new TextDecoder().decode(parts[0])), parts.slice(1)];
+}
+
 function decode(value, buffers, strings) {
   if (Array.isArray(value)) return value.map((v) => decode(v, buffers, strings));
   if (value && typeof value === "object") {
@@ -195,8 +207,11 @@ export default {
     };
     fromState();
     model.on("change:_snapshot", fromState);
+    // messages are applied in the order they came, for every figure of the page (unpacking one is async)
     model.on("msg:custom", (msg, buffers) => {
-      if (msg.type === "snapshot" || msg.type === "patch") apply(msg, buffers);
+      LIVE.inbox = (LIVE.inbox || Promise.resolve()).then(() => unpack(msg, buffers || [])).then(([m, b]) => {
+        if (m.type === "snapshot" || m.type === "patch") apply(m, b);
+      }).catch((err) => console.warn("simcore live figure: bad message", err));
     });
     model.send({ type: "hello", seq: fig.seq });
   },

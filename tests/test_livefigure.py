@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from simcore.livefigure import LiveFigure, encode
+from simcore.livefigure import LiveFigure, _pack, encode
 from simcore.plotting import LivePanel, float_slider, same_value
 
 
@@ -29,7 +29,8 @@ def test_repeated_strings_travel_once_with_an_index_per_point():
     stories = ["client 0: waited 3 s", "client 1: gave up"] * 50 + [None]
     out = encode(stories, buffers)
     assert out["__strs__"] == ["client 0: waited 3 s", "client 1: gave up", None]
-    index = np.frombuffer(buffers[out["index"]["__nd__"]], "<i4")
+    assert out["index"]["dtype"] == "i1"  # 3 distinct strings: one byte a point
+    index = np.frombuffer(buffers[out["index"]["__nd__"]], "<i1")
     assert [out["__strs__"][i] for i in index] == stories
     distinct = [f"point {i}" for i in range(100)]  # nothing repeats: plain JSON
     assert encode(distinct, buffers) == distinct
@@ -80,8 +81,9 @@ def test_hover_text_two_traces_share_travels_once_per_message():
     table = content["strings"]
     assert len(table) == 40 and sorted(table) == sorted(stories)  # each story once in the message
     for i, want in (("0", a), ("1", b)):
-        ref = content["traces"][i]["hovertext"]["__stri__"]["__nd__"]
-        assert [table[k] for k in np.frombuffer(buffers[ref], "<i4")] == want
+        ref = content["traces"][i]["hovertext"]["__stri__"]
+        assert ref["dtype"] == "i1"
+        assert [table[k] for k in np.frombuffer(buffers[ref["__nd__"]], "<i1")] == want
 
 
 def test_a_panel_sends_its_figures_updates_together_all_but_the_last_flagged_more():
@@ -177,3 +179,55 @@ def test_inside_an_event_loop_the_state_is_stored_once_when_the_running_code_is_
     fig = asyncio.run(build())
     assert [t["name"] for t in fig.widget._snapshot["data"]] == [f"t{i}" for i in range(5)]
     assert fig.widget._snapshot["seq"] == 1  # one snapshot for five traces
+
+
+def test_integers_travel_in_the_narrowest_type_that_holds_them_exactly():
+    buffers = []
+    cases = [([-3, 100], "i1"), ([0, 255], "u1"), ([-1, 300], "i2"), ([0, 60000], "u2"), ([-1, 70000], "i4")]
+    for values, code in cases:
+        out = encode(np.array(values, np.int64), buffers)
+        assert out["dtype"] == code
+        assert np.frombuffer(buffers[out["__nd__"]], "<" + code).tolist() == values
+    assert encode(np.array([1, 2], np.int8), buffers)["dtype"] == "i1"
+    assert encode(np.array([0.5, 2.0], np.float32), buffers)["dtype"] == "f4"  # floats as they are
+
+
+def _unpack(msg, buffers):
+    """What the page does with a packed message (simcore/_livefigure.js: unpack): inflate, cut, parse."""
+    import json
+    import zlib
+
+    if msg["type"] != "packed":
+        return msg, buffers
+    (blob,) = buffers
+    data, parts, offset = zlib.decompress(blob), [], 0
+    for n in msg["sizes"]:
+        parts.append(data[offset:offset + n])
+        offset += n
+    assert offset == len(data)
+    return json.loads(parts[0]), parts[1:]
+
+
+def test_a_large_message_travels_deflated_and_unpacks_to_the_same_message():
+    fig = LiveFigure()
+    fig.add_scatter(x=[0], y=[0], name="waiting")
+    sent = _connected(fig)
+    stories = [f"client {c}: arrived at {c * 1.5:.1f} s, waited a while<br>then connected" for c in range(300)]
+    with fig.batch_update():
+        fig.data[0].x = np.arange(3000, dtype=np.float32) / 3
+        fig.data[0].y = np.repeat(np.arange(300), 10)
+        fig.data[0].hovertext = [stories[c] for c in range(300) for _ in range(10)]
+    msg, buffers = sent[-1]
+    assert msg["type"] == "packed" and len(buffers) == 1
+    raw = sum(msg["sizes"])
+    assert len(buffers[0]) < raw / 2  # stories, client numbers and indices shrink
+    content, parts = _unpack(msg, buffers)
+    assert content["type"] == "patch"
+    trace = content["traces"]["0"]
+    x, y, ref = trace["x"], trace["y"], trace["hovertext"]["__stri__"]
+    assert np.frombuffer(parts[x["__nd__"]], "<f4").tolist() == (np.arange(3000, dtype=np.float32) / 3).tolist()
+    assert np.frombuffer(parts[y["__nd__"]], "<" + y["dtype"]).tolist() == np.repeat(np.arange(300), 10).tolist()
+    index = np.frombuffer(parts[ref["__nd__"]], "<" + ref["dtype"])
+    assert [content["strings"][k] for k in index[::10]] == stories
+    small = ({"type": "patch", "traces": {"0": {"name": "a"}}}, [])
+    assert _pack(*small) == small  # a small message as it is

@@ -108,3 +108,58 @@ def test_tick_path_draws_one_short_line_per_point():
     assert tick_path([1.0, 2.5], [3, 4], half_width=0.25) == "M0.75,3.0H1.25M2.25,4.0H2.75"
     assert tick_path([10.0], [7], half_height=0.4, decimals=2) == "M10.0,6.6V7.4"
     assert tick_path([], []) == ""
+
+
+def _read_png(data: bytes) -> tuple[list[tuple[int, ...]], list[list[int]]]:
+    """Decode an 8-bit indexed PNG by the PNG spec (chunks, CRCs, zlib, filter 0): (palette RGBA, rows)."""
+    import struct
+    import zlib
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks = 8, {}
+    while pos < len(data):
+        (n,) = struct.unpack(">I", data[pos:pos + 4])
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        assert struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])[0] == zlib.crc32(kind + body)
+        chunks[kind] = chunks.get(kind, b"") + body
+        pos += 12 + n
+    w, h, depth, color_type = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
+    assert (depth, color_type) == (8, 3)
+    raw = zlib.decompress(chunks[b"IDAT"])
+    rows = [list(raw[r * (w + 1) + 1:(r + 1) * (w + 1)]) for r in range(h)]
+    assert all(raw[r * (w + 1)] == 0 for r in range(h))
+    rgb, alpha = chunks[b"PLTE"], chunks[b"tRNS"]
+    return [(*rgb[3 * i:3 * i + 3], alpha[i]) for i in range(len(alpha))], rows
+
+
+def test_tick_image_puts_each_tick_in_its_row_and_column():
+    import base64
+
+    from simcore.plotting import tick_image
+
+    # 3 rows, x in [0, 10] cut into 10 columns of 1: x = 2.5 -> column 2, x = 9.99 -> column 9
+    img = tick_image([([2.5, 9.99], [1, 2], "#000000"), ([2.2], [1], "#D55E00")], n_rows=3, x_end=10.0,
+                     columns=10, tick_columns=1, xref="x2", yref="y2")
+    palette, rows = _read_png(base64.b64decode(img["source"].split(",", 1)[1]))
+    assert palette == [(255, 255, 255, 0), (0, 0, 0, 255), (0xD5, 0x5E, 0x00, 255)]
+    assert rows == [[0] * 10, [0, 0, 2, 0, 0, 0, 0, 0, 0, 0], [0] * 9 + [1]]  # the later group on top
+    # the image covers x 0..10 and rows -0.5..2.5 of a reversed axis (row 0 on top)
+    assert (img["x"], img["sizex"], img["y"], img["sizey"], img["yanchor"]) == (0.0, 10.0, -0.5, 3, "top")
+    wide = tick_image([([5.0], [0], "#000000")], n_rows=1, x_end=10.0, columns=10, tick_columns=3)
+    assert _read_png(base64.b64decode(wide["source"].split(",", 1)[1]))[1] == [[0, 0, 0, 0, 1, 1, 1, 0, 0, 0]]
+    at_zero = tick_image([([0.0], [0], "#000000")], n_rows=1, x_end=0.0, columns=4, tick_columns=1)  # no span
+    assert _read_png(base64.b64decode(at_zero["source"].split(",", 1)[1]))[1] == [[1, 0, 0, 0]]
+
+
+def test_grid_float32_rounds_to_a_power_of_two_step_finer_than_span_over_steps():
+    import numpy as np
+
+    from simcore.plotting import grid_float32
+
+    # span 1000, 4000 steps: 0.25 is the largest power of two <= 1000 / 4000
+    out = grid_float32([0.1, 0.2, 999.88, float("nan")], 1000.0)
+    assert out.dtype == np.float32
+    assert out[:3].tolist() == [0.0, 0.25, 1000.0] and np.isnan(out[3])
+    # span 1500: step 0.25 as well (1500 / 4000 = 0.375); never coarser than span / steps
+    assert grid_float32([0.37], 1500.0).tolist() == [0.25]
+    assert grid_float32([3.0], 0.0).tolist() == [3.0]  # no span: as float32

@@ -7,8 +7,9 @@ client's story. Top, on the same time axis: the demand on the server (the sum of
 every client in session, waiting or connected) against the demand it satisfied (the bytes/s it sends),
 with its capacity. Built for speed, so a live panel can redraw it on every slider move: each kind of
 segment is drawn as ONE SVG path (a layout shape; a trace with gaps costs one SVG element per segment,
-about 1,600 here, and took most of the redraw), and an invisible line through every segment's start,
-middle and end carries the hover text. Legend entries are traces without points.
+about 1,600 here, and took most of the redraw), thousands of attempts are ticks in one image, and a
+trace that draws nothing (mode "none") through every segment's start, middle and end carries the hover
+text. Legend entries are traces without points.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from simcore.admission import OUTCOMES, AdmissionResult
-from simcore.plotting import LiveFigure, color_for, downsample_indices, tick_path
+from simcore.plotting import LiveFigure, color_for, downsample_indices, grid_float32, tick_image
 
 __all__ = [
     "TRACE_NAMES",
@@ -111,9 +112,9 @@ def client_stories(result: AdmissionResult) -> list[str]:
 
 
 CURVE_POINTS = 2000  # at most this many points per demand / sent line
-# Above this many connection attempts they are drawn as short ticks in one SVG path per kind, not as
-# markers (6,000 markers took ~1.5 s to draw in Chromium, the path ~0.1 s); hovering a client's bar
-# still tells its attempts.
+# Above this many connection attempts they are drawn as short ticks in one image (``tick_image``), not as
+# markers (6,000 markers took ~1.5 s to draw in Chromium; as one SVG path ~0.1 s and 120 KB a redraw; as
+# an image a few ms and ~5 KB); hovering a client's bar still tells its attempts.
 MAX_ATTEMPT_MARKERS = 1500
 
 
@@ -145,10 +146,9 @@ def _styles() -> list[dict]:
              hovertemplate="client %{y}: attempt at %{x:.1f} s, accepted<extra></extra>"),
         dict(mode="markers", marker=dict(color=color_for("drop"), size=7, symbol="line-ns-open", line_width=1.5),
              hovertemplate="client %{y}: attempt at %{x:.1f} s, %{hovertext}<extra></extra>"),
-        dict(mode="lines", line=dict(color="rgba(0,0,0,0)", width=SEGMENT_WIDTH_PX), showlegend=False,
-             hovertemplate="%{hovertext}<extra>waiting</extra>"),
-        dict(mode="lines", line=dict(color="rgba(0,0,0,0)", width=SEGMENT_WIDTH_PX), showlegend=False,
-             hovertemplate="%{hovertext}<extra>connected</extra>"),
+        # mode "none": nothing drawn (an invisible line still cost the browser its SVG path), hover kept
+        dict(mode="none", showlegend=False, hovertemplate="%{hovertext}<extra>waiting</extra>"),
+        dict(mode="none", showlegend=False, hovertemplate="%{hovertext}<extra>connected</extra>"),
     ]  # fmt: skip
 
 
@@ -187,30 +187,31 @@ def draw_chronology(fig: go.Figure, result: AdmissionResult) -> dict[str, float]
     # demand and sent: thousands of steps; the plot is ~1000 px wide, so keep each of 500 buckets' first,
     # last, lowest and highest step (every peak and trough stays; at most 2000 points per line)
     keep_d, keep_s = downsample_indices(demand, CURVE_POINTS), downsample_indices(served, CURVE_POINTS)
-    # float32 on the wire (half the bytes of a redraw): 7 digits are far finer than a pixel or a hover
-    f4 = np.float32
-    data = [dict(x=t[keep_d].astype(f4), y=demand[keep_d].astype(f4)),
-            dict(x=t[keep_s].astype(f4), y=served[keep_s].astype(f4)),
+    # float32 on a grid of 1/4000 of the axis (a fraction of a pixel; hover shows no time): half the bytes
+    # of float64, and a deflated update half as large again
+    top = float(max(demand.max(), served.max(), result.capacity_Bps / 1024))
+    data = [dict(x=grid_float32(t[keep_d], end), y=grid_float32(demand[keep_d], top)),
+            dict(x=grid_float32(t[keep_s], end), y=grid_float32(served[keep_s], top)),
             dict(x=[0.0, end], y=[result.capacity_Bps / 1024] * 2)]
     data += [dict(x=[None], y=[None]), dict(x=[None], y=[None])]  # legend entries only
     shapes = [dict(type="path", path=_segment_path(seg[kind]), xref="x2", yref="y2", layer="between",
                    line=dict(color=color_for(kind), width=SEGMENT_WIDTH_PX)) for kind in ("waiting", "connected")]
     ticks = int(att.shape[0]) > MAX_ATTEMPT_MARKERS if att.size else False
-    for sel, style in ((ok, _styles()[5]), (~ok, _styles()[6])):
-        x, y = att[sel, 1], att[sel, 0].astype(np.int64)
-        if ticks:  # every attempt stays, drawn as one SVG path (markers cost one element each)
-            shapes.append(dict(type="path", path=tick_path(x, y, half_height=0.4, decimals=2), xref="x2",
-                               yref="y2", layer="above",
-                               line=dict(color=style["marker"]["color"], width=1.5)))
-            x, y = [None], [None]  # the trace keeps the legend entry
-        data.append(dict(x=x, y=y))
+    images = []
+    if ticks:  # every attempt stays, drawn as a tick in one image (markers cost one SVG element each)
+        images.append(tick_image([(att[sel, 1], att[sel, 0], _styles()[i]["marker"]["color"])
+                                  for i, sel in ((5, ok), (6, ~ok))],
+                                 n_rows=int(result.arrival_s.size), x_end=end, xref="x2", yref="y2"))
+    for sel in (ok, ~ok):
+        data.append(dict(x=[None], y=[None]) if ticks else dict(x=att[sel, 1], y=att[sel, 0].astype(np.int64)))
     data[-1]["hovertext"] = [OUTCOMES[int(o)] for o in att[~ok, 2]] if not ticks and att.size else None
     for kind in ("waiting", "connected"):
         x, y, text = _segment_hover(seg[kind], stories)
-        data.append(dict(x=x.astype(f4), y=y.astype(np.int32), hovertext=text))
+        data.append(dict(x=grid_float32(x, end), y=y.astype(np.int32), hovertext=text))
     for trace, values in zip(fig.data, data, strict=True):  # names and styles were set at creation
         trace.update(**values)
     fig.layout.shapes = shapes
+    fig.layout.images = images
     fig.update_yaxes(range=[result.arrival_s.size - 0.5, -0.5], row=2, col=1)
     fig.update_xaxes(range=[0.0, end * 1.01 + 1e-9])
     return {

@@ -47,6 +47,41 @@ def test_panel_builds_and_the_first_slider_changes_the_plots():
     assert "Ticket" in panel.status.value
 
 
+def _same_result(a, b) -> bool:
+    return all(np.array_equal(getattr(a, k), getattr(b, k), equal_nan=True) if isinstance(getattr(a, k), np.ndarray)
+               else getattr(a, k) == getattr(b, k) for k in vars(a) if k != "params")
+
+
+@pytest.mark.parametrize("policy", ["HTTP", "FTP", "Reserve"])
+def test_knobs_the_panel_leaves_at_defaults_change_nothing_for_that_policy(policy):
+    # PanelSetting.params keeps the Ticket knobs (and, for HTTP / FTP, 'retry after later') at their
+    # defaults for policies that never read them, so the panel can reuse runs: check by running with them
+    # far from the defaults, at a heavy load where clients are refused and retry
+    base = dict(experiment=2, bandwidth_fraction=0.5, policy=policy, extra_sockets=6, n_clients=200,
+                record_chronology=True)
+    ref = simulate_admission(AdmissionParams(**base), 3)
+    assert ref.attempts.sum() > 2 * ref.arrival_s.size
+    odd = dict(ready_list_size=2, ready_threshold=1, ticket_ttl_s=7.0)
+    if policy != "Reserve":
+        odd["retry_later_s"] = 3.0
+    assert _same_result(ref, simulate_admission(AdmissionParams(**base, **odd), 3))
+    s = PanelSetting(policy=policy, ready_list_size=3, ticket_ttl_s=10.0, retry_later_s=5.0)
+    p = s.params(policy, 6)
+    assert (p.ready_list_size, p.ticket_ttl_s) == (10, 120.0)
+    assert p.retry_later_s == (5.0 if policy == "Reserve" else 30.0)
+    assert s.params("Ticket", 6).ticket_ttl_s == 10.0 and s.params("Ticket", 6).ready_list_size == 3
+
+
+def test_panel_reuses_runs_and_a_reused_run_equals_a_fresh_one():
+    s = PanelSetting(clients_pct=30, seed=4)
+    first = panel_mod.run_setting(s)
+    again = panel_mod.run_setting(PanelSetting(clients_pct=30, seed=4, ticket_ttl_s=60.0))
+    assert all(again["runs"][p] is first["runs"][p] for p in ("HTTP", "FTP", "Reserve"))
+    assert again["control"] is first["control"] and again["runs"]["Ticket"] is not first["runs"]["Ticket"]
+    fresh = simulate_admission(s.params("HTTP", 6, record=True), 4)
+    assert _same_result(fresh, again["runs"]["HTTP"])
+
+
 def test_panel_shows_the_thesis_number_only_on_a_thesis_scenario():
     panel = ch.make_panel(PanelSetting(clients_pct=100, bandwidth_fraction=0.5, extra_sockets=3))
     thesis = panel.figures[0].data[3]
