@@ -83,10 +83,14 @@ _HOOK_KERNEL_JS = """() => {
   // stderr / errors caused by widget messages (not by a cell): where a failing comm handler's
   // traceback goes (JupyterLab shows it only in the log console). Counted from Run All on: before it,
   // a fresh kernel without ipywidgets imported answers the widget manager's state request with
-  // "No such comm target registered: jupyter.widget.control" / "No such comm: ..." (harmless, every time)
+  // "No such comm target registered: jupyter.widget.control" / "No such comm: ..." (harmless, every time).
+  // Under load the widget manager's request can reach the kernel after Run All started, so those two
+  // notices (the kernel dropping a message to a comm it does not hold) are never counted.
   k.iopubMessage.connect((_, m) => {
     const t = m.header.msg_type, parent = (m.parent_header || {}).msg_type;
     if (parent === 'execute_request' || !b.running) return;
+    if (t === 'stream' && (parent === 'comm_open' || parent === 'comm_msg')
+        && /^No such comm( target registered)?:/.test(m.content.text)) return;
     if (t === 'error' || (t === 'stream' && m.content.name === 'stderr'))
       b.kerr.push(t === 'error' ? `${m.content.ename}: ${m.content.evalue}` : m.content.text.slice(0, 2000));
   });
