@@ -22,6 +22,7 @@ from numba import njit
 from . import _layout as L
 from ._delack import delack_cancel
 from ._link import alloc, inject, inject_call, take_row
+from ._outline import outline
 from ._rtt import rto_arm, rto_backoff, rtt_sample
 from ._sctp_cc import idle_decay, max_burst_cwnd, on_fast_retransmit, on_sack_cwnd, on_t3_expiry
 from ._sctp_recv import fill_sack, gap_blocks_sent, tsn_of
@@ -105,8 +106,8 @@ def _packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     """Send one SCTP packet (``_packet``) off the per-packet path (set-up, shutdown, timers,
-    retransmissions), the link entered through a call; return 1 if sent. Callers outside this module
-    call it through ``outline``: one copy per module."""
+    retransmissions), the link entered through a call; return 1 if sent. Callers call it through
+    ``outline``: one copy per module."""
     p = _packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes)
     if p < 0:
         return 0
@@ -168,7 +169,7 @@ def send_chunk(S, h, off, t, retx):
         half[h].rtt_seq = -1  # Karn
     half[h].n_segs += 1
     half[h].last_send = t
-    sctp_packet(S, h, t, L.K_DATA, e.start, e.len, half[h].tsn_head + off, retx, _pad4(16 + e.len))
+    outline(sctp_packet, (S, h, t, L.K_DATA, e.start, e.len, half[h].tsn_head + off, retx, _pad4(16 + e.len)))
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
