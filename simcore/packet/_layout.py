@@ -40,10 +40,12 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
     completions, relays, drops and traces.
   - ``_outline.outline(f, (S, ...))``: a plain call that LLVM may *not* inline (a ``noinline`` call site),
     for calls off the per-packet path whose callee would otherwise be copied into every caller: traces,
-    random-loss drops and fluid accounting inside the link, the link behind SCTP's sends
-    (``inject_call``), TCP's SYNs and retransmissions (``send_segment``), ``try_send`` from the
-    application, close and timeout paths. TCP's new data and ACKs (``_send_new``, ``_send_pure_ack``:
-    ``inject``) and the event loop's forwarding keep the link inlined. Without these the event loop's
+    random-loss drops and fluid accounting inside the link, the link behind SCTP's sends off the
+    per-packet path (``inject_call``; ``sctp_packet_fast`` inlines it for new DATA and for the SACK a
+    DATA packet draws), SCTP's arrivals other than DATA-only packets (``_arrive``), TCP's SYNs and
+    retransmissions (``send_segment``), ``try_send`` from the application, close and timeout paths.
+    TCP's new data and ACKs (``_send_new``, ``_send_pure_ack``: ``inject``) and the event loop's
+    forwarding keep the link inlined. Without these the event loop's
     module held 63 copies of ``send_packet`` and about 100 of the link, and the cold compile took twice
     as long.
 

@@ -21,7 +21,8 @@ from numba import njit
 
 from . import _layout as L
 from ._delack import delack_cancel
-from ._link import alloc, inject_call, take_row
+from ._link import alloc, inject, inject_call, take_row
+from ._outline import outline
 from ._rtt import rto_arm, rto_backoff, rtt_sample
 from ._sctp_cc import idle_decay, max_burst_cwnd, on_fast_retransmit, on_sack_cwnd, on_t3_expiry
 from ._sctp_recv import fill_sack, gap_blocks_sent, tsn_of
@@ -36,15 +37,15 @@ def _pad4(n):
     return (n + 3) // 4 * 4
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
-    """Send one SCTP packet of half ``h`` holding ``chunks`` (K_* bits; DATA chunks of consecutive TSNs from
+@njit(cache=True, inline="always")
+def _packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
+    """Build one SCTP packet of half ``h`` holding ``chunks`` (K_* bits; DATA chunks of consecutive TSNs from
     ``tsn`` carrying bytes [seq, seq + ln), ``data_bytes`` on the wire with their headers and padding), with
-    a SACK bundled when the receiver at this host owes one; return 1 if sent."""
+    a SACK bundled when the receiver at this host owes one; return its slot (-1: the pool is full)."""
     half = S.half
     p = alloc(S)
     if p < 0:
-        return 0
+        return p
     c = h >> 1
     r = h ^ 1
     conn = S.conn
@@ -99,7 +100,30 @@ def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     pk.chunks = chunks
     pk.flags = flags
     pk.ipbytes = size
+    return p
+
+
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
+    """Send one SCTP packet (``_packet``) off the per-packet path (set-up, shutdown, timers,
+    retransmissions), the link entered through a call; return 1 if sent. Callers call it through
+    ``outline``: one copy per module."""
+    p = _packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes)
+    if p < 0:
+        return 0
     inject_call(S, p, h, t)
+    return 1
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def sctp_packet_fast(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
+    """``sctp_packet`` with the link inlined, for the two sends of the per-packet path only: new DATA
+    (``sctp_send`` as the SACK handler ``on_sack`` inlines it) and the SACK a DATA packet draws at once
+    (``sctp_arrive``). Through a call, the link cost SCTP a call passing ``S`` (~285 arguments) per packet."""
+    p = _packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes)
+    if p < 0:
+        return 0
+    inject(S, p, h, t)
     return 1
 
 
@@ -145,7 +169,7 @@ def send_chunk(S, h, off, t, retx):
         half[h].rtt_seq = -1  # Karn
     half[h].n_segs += 1
     half[h].last_send = t
-    sctp_packet(S, h, t, L.K_DATA, e.start, e.len, half[h].tsn_head + off, retx, _pad4(16 + e.len))
+    outline(sctp_packet, (S, h, t, L.K_DATA, e.start, e.len, half[h].tsn_head + off, retx, _pad4(16 + e.len)))
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -195,7 +219,7 @@ def _message_end(S, h):
     return msg[m].end
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_send(S, h, t):
     """Send what half ``h`` may: chunks marked for retransmission, then new DATA chunks while flightsize <
     cwnd (sec. 6.1), after the idle decay (sec. 7.2.1) and Max.Burst (sec. 6.1 D); return packets sent."""
@@ -270,7 +294,7 @@ def sctp_send(S, h, t):
             break
         half[h].n_segs += half[h].seg_n - n0
         half[h].last_send = t
-        sctp_packet(S, h, t, L.K_DATA, seq0, half[h].snd_max - seq0, half[h].tsn_head + n0, False, dbytes)
+        sctp_packet_fast(S, h, t, L.K_DATA, seq0, half[h].snd_max - seq0, half[h].tsn_head + n0, False, dbytes)
         new += 1
         if conn[c].burst_pkts == 1 and conn[c].max_burst > 0 and new >= conn[c].max_burst:
             break
@@ -280,7 +304,7 @@ def sctp_send(S, h, t):
     return sent
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def on_sack(S, s, p, t):
     """Sender of half ``s`` gets the SACK of packet ``p``: acknowledge, count miss indications, adapt cwnd
     (sec. 7.2), fast-retransmit (sec. 7.2.4), restart or stop T3-rtx (sec. 6.3.2), send."""

@@ -39,7 +39,16 @@ def tsn_of(S, h, b):
         return base + n
     cap = S.seg.shape[1]
     head = half[h].seg_head
-    lo = 0
+    # Chunks hold at most mss bytes, so the chunks before index ceil((b - start of the first) / mss) all
+    # start below b: the search starts there, and that index is the answer when all chunks are full.
+    lo = min(max(-((S.seg[row, head].start - b) // S.conn[h >> 1].mss), 0), n)
+    if lo < n:
+        j = head + lo
+        if j >= cap:
+            j -= cap
+        if S.seg[row, j].start >= b:
+            return base + lo
+        lo += 1
     hi = n  # first index whose chunk starts at or after b
     while lo < hi:
         mid = (lo + hi) // 2

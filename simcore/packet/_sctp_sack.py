@@ -92,7 +92,10 @@ def sack_scan(ring, head, n, base_tsn, cum_tsn, blocks, htna, in_fast_recovery, 
         if b > top:
             top = b
         for tsn in range(max(a, base_tsn), min(b, base_tsn + n - 1) + 1):
-            e = ring[(head + tsn - base_tsn) % cap]
+            j = head + tsn - base_tsn  # head < cap and the offset < n <= cap: one wrap at most
+            if j >= cap:
+                j -= cap
+            e = ring[j]
             if e.flags & G_SACKED == 0:
                 e.flags |= G_SACKED
                 gap_bytes += e.len
@@ -113,7 +116,10 @@ def sack_scan(ring, head, n, base_tsn, cum_tsn, blocks, htna, in_fast_recovery, 
         tsn = base_tsn + i
         if tsn >= limit:
             break
-        e = ring[(head + i) % cap]
+        j = head + i
+        if j >= cap:
+            j -= cap
+        e = ring[j]
         if e.flags & G_SACKED == 0:
             e.miss += 1
             if e.miss >= threshold and e.frtx == 0:
