@@ -70,7 +70,7 @@ def _cbr_arrive(S, p, t):
     st.n_cbrrec = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
 def run(S):
     """Run the event loop over the state ``S``; return the number of events processed.
 

@@ -1,4 +1,5 @@
 """Numba: SCTP's handlers of the events ``_transport`` dispatches to it, and the association's set-up.
+Set-up, shutdown and timer packets leave through real calls (``_outline.outline``): off the per-packet path.
 
 Association (RFC 4960 sec. 5.1): the client sends INIT and starts T1-init; the server answers with an
 INIT-ACK carrying a state cookie and keeps no state; the client echoes the cookie (COOKIE-ECHO, T1-cookie)
@@ -25,6 +26,7 @@ from . import _app as A  # late bound, as for TCP
 from . import _layout as L
 from ._delack import delack_arm, delack_fired
 from ._link import give_row
+from ._outline import outline
 from ._rtt import rto_arm, rto_backoff
 from ._sctp import establish, on_sack, on_t3, sctp_packet, sctp_send, send_chunk
 from ._sctp_recv import on_data, start_receiver
@@ -39,25 +41,25 @@ def _close_if_asked(S, h, t):
     half = S.half
     if half[h].fin_seq >= 0 and half[h].state == L.S_EST and half[h].sphase == L.SP_UP:
         half[h].sphase = L.SP_SHUT_PENDING
-        shutdown_progress(S, h, t)
+        outline(shutdown_progress, (S, h, t))  # inlined wherever an application may close
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _handshake(S, s, r, ch, t):
     """The association chunks of a packet arriving at the host of sender ``s`` / receiver ``r``."""
     half = S.half
     c = s >> 1
     if ch & L.K_INIT:  # at the server: stateless INIT-ACK with the cookie
-        sctp_packet(S, s, t, L.K_INIT_ACK, 0, 0, 0, False, 0)
+        outline(sctp_packet, (S, s, t, L.K_INIT_ACK, 0, 0, 0, False, 0))
     if ch & L.K_INIT_ACK and half[s].state == L.S_SYN and half[s].sphase == L.SP_INIT:  # at the client
         start_receiver(S, r)
         if S.conn[c].cookie_data == 1 and half[s].write_end > 1:  # DATA rides on the COOKIE-ECHO
             establish(S, s, t)
             half[s].sphase = L.SP_COOKIE
-            sctp_send(S, s, t)
+            outline(sctp_send, (S, s, t))
         else:
             half[s].sphase = L.SP_COOKIE
-            sctp_packet(S, s, t, L.K_COOKIE_ECHO, 0, 0, 0, False, 0)
+            outline(sctp_packet, (S, s, t, L.K_COOKIE_ECHO, 0, 0, 0, False, 0))
         rto_arm(S, s, t)  # T1-cookie
     if ch & L.K_COOKIE_ECHO:  # at the server
         if half[s].state == L.S_CLOSED:
@@ -65,8 +67,8 @@ def _handshake(S, s, r, ch, t):
             start_receiver(S, r)
             establish(S, s, t)
             half[s].est_t = t
-        sctp_packet(S, s, t, L.K_COOKIE_ACK, 0, 0, 0, False, 0)
-        sctp_send(S, s, t)
+        outline(sctp_packet, (S, s, t, L.K_COOKIE_ACK, 0, 0, 0, False, 0))
+        outline(sctp_send, (S, s, t))
         _close_if_asked(S, s, t)
     if ch & L.K_COOKIE_ACK and half[s].sphase == L.SP_COOKIE:  # at the client
         if half[s].state == L.S_SYN:
@@ -74,7 +76,7 @@ def _handshake(S, s, r, ch, t):
         half[s].sphase = L.SP_UP
         half[s].est_t = t
         trace_tcp(S, s, t, 0)
-        sctp_send(S, s, t)
+        outline(sctp_send, (S, s, t))
         _close_if_asked(S, s, t)
 
 
@@ -92,10 +94,10 @@ def shutdown_progress(S, h, t):
     if (ph != L.SP_SHUT_PENDING and ph != L.SP_SHUT_RCVD) or not _all_acked(S, h):
         return
     if ph == L.SP_SHUT_PENDING:
-        sctp_packet(S, h, t, L.K_SHUTDOWN, 0, 0, 0, False, 0)
+        outline(sctp_packet, (S, h, t, L.K_SHUTDOWN, 0, 0, 0, False, 0))
         half[h].sphase = L.SP_SHUT_SENT
     else:
-        sctp_packet(S, h, t, L.K_SHUTDOWN_ACK, 0, 0, 0, False, 0)
+        outline(sctp_packet, (S, h, t, L.K_SHUTDOWN_ACK, 0, 0, 0, False, 0))
         half[h].sphase = L.SP_SHUT_ACK_SENT
     rto_arm(S, h, t)  # T2-shutdown
 
@@ -127,9 +129,9 @@ def _shutdown_chunks(S, s, ch, t):
             half[s].sphase = L.SP_SHUT_RCVD
             shutdown_progress(S, s, t)
         elif ph == L.SP_SHUT_ACK_SENT:
-            sctp_packet(S, s, t, L.K_SHUTDOWN_ACK, 0, 0, 0, False, 0)
+            outline(sctp_packet, (S, s, t, L.K_SHUTDOWN_ACK, 0, 0, 0, False, 0))
     if ch & L.K_SHUTDOWN_ACK and (ph == L.SP_SHUT_SENT or ph == L.SP_CLOSED):  # at the closer
-        sctp_packet(S, s, t, L.K_SHUTDOWN_COMPLETE, 0, 0, 0, False, 0)
+        outline(sctp_packet, (S, s, t, L.K_SHUTDOWN_COMPLETE, 0, 0, 0, False, 0))
         if ph == L.SP_SHUT_SENT:
             _closed(S, s, t)
     if ch & L.K_SHUTDOWN_COMPLETE and ph == L.SP_SHUT_ACK_SENT:  # at the peer
@@ -176,7 +178,7 @@ def sctp_open(S, c, t):
         S.conn[c].opened = 1
         half[h].state = L.S_SYN
         half[h].sphase = L.SP_INIT
-        sctp_packet(S, h, t, L.K_INIT, 0, 0, 0, False, 0)
+        outline(sctp_packet, (S, h, t, L.K_INIT, 0, 0, 0, False, 0))
         rto_arm(S, h, t)
         trace_tcp(S, h, t, 3)
 
@@ -203,7 +205,8 @@ def sctp_rto(S, h, t):
             return
         half[h].syn_retx += 1
         rto_backoff(S, h)
-        sctp_packet(S, h, t, L.K_INIT if half[h].sphase == L.SP_INIT else L.K_COOKIE_ECHO, 0, 0, 0, False, 0)
+        ch = L.K_INIT if half[h].sphase == L.SP_INIT else L.K_COOKIE_ECHO
+        outline(sctp_packet, (S, h, t, ch, 0, 0, 0, False, 0))
         rto_arm(S, h, t)
         trace_tcp(S, h, t, 2)
     elif half[h].state == L.S_EST:
@@ -223,7 +226,8 @@ def sctp_rto(S, h, t):
         elif ph == L.SP_SHUT_SENT or ph == L.SP_SHUT_ACK_SENT:  # T2-shutdown
             half[h].n_timeout += 1
             rto_backoff(S, h)
-            sctp_packet(S, h, t, L.K_SHUTDOWN if ph == L.SP_SHUT_SENT else L.K_SHUTDOWN_ACK, 0, 0, 0, False, 0)
+            ch = L.K_SHUTDOWN if ph == L.SP_SHUT_SENT else L.K_SHUTDOWN_ACK
+            outline(sctp_packet, (S, h, t, ch, 0, 0, 0, False, 0))
             rto_arm(S, h, t)
         elif ph != L.SP_CLOSED:
             on_t3(S, h, t)
