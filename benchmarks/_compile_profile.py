@@ -103,7 +103,7 @@ def _ir_lines(lib) -> int:
         return -1
 
 
-def report(top: int = 40) -> None:
+def report(top: int = 100) -> None:
     """Print the stages' totals, then the functions by exclusive compile time."""
     stages: dict = defaultdict(float)
     funcs: dict = defaultdict(lambda: defaultdict(float))

@@ -37,7 +37,6 @@ def _pad4(n):
     return (n + 3) // 4 * 4
 
 
-@one_signature
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     """Send one SCTP packet of half ``h`` holding ``chunks`` (K_* bits; DATA chunks of consecutive TSNs from

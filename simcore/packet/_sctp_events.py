@@ -188,7 +188,7 @@ def sctp_delack(S, a, t):
     """``EV_DELACK``: the SACK timer of receiver ``r`` (sec. 6.2) fires: send the SACK it still owes."""
     r = delack_fired(S, a)
     if r >= 0 and S.half[r].ack_owed > 0:
-        sctp_packet(S, r ^ 1, t, L.K_SACK, 0, 0, 0, False, 0)
+        outline(sctp_packet, (S, r ^ 1, t, L.K_SACK, 0, 0, 0, False, 0))
 
 
 @njit(cache=True, inline="always")

@@ -67,7 +67,7 @@ def send_available(S, h, t):
     if S.conn[h >> 1].proto == L.PROTO_TCP:
         outline(try_send, (S, h, t))  # per message written, not per packet
     elif S.conn[h >> 1].proto == L.PROTO_SCTP:
-        outline(sctp_send, (S, h, t))
+        outline(sctp_send, (S, h, t))  # per message written, not per packet
 
 
 @njit(cache=True, inline="always")
