@@ -20,9 +20,9 @@ import math
 from numba import njit
 
 from . import _layout as L
+from . import _outline as O  # O.one_signature: see _outline
 from ._delack import delack_cancel
 from ._link import alloc, inject_call, take_row
-from ._outline import one_signature
 from ._rtt import rto_arm, rto_backoff, rtt_sample
 from ._sctp_cc import idle_decay, max_burst_cwnd, on_fast_retransmit, on_sack_cwnd, on_t3_expiry
 from ._sctp_recv import fill_sack, gap_blocks_sent, tsn_of
@@ -130,7 +130,7 @@ def establish(S, h, t):
     half[h].rto_deadline = _INF
 
 
-@one_signature
+@O.one_signature
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def send_chunk(S, h, off, t, retx):
     """Send the chunk at ring offset ``off`` of half ``h``."""
@@ -150,7 +150,7 @@ def send_chunk(S, h, off, t, retx):
     sctp_packet(S, h, t, L.K_DATA, e.start, e.len, half[h].tsn_head + off, retx, _pad4(16 + e.len))
 
 
-@one_signature
+@O.one_signature
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _retransmit_marked(S, h, t, force):
     """Retransmit chunks marked for retransmission, lowest TSN first, while flightsize < cwnd (one chunk
