@@ -1,14 +1,14 @@
 """Numba: ``outline(f, (S, ...))`` calls the ``@njit`` function ``f`` as a real, out-of-line call that LLVM
 may not inline (a ``noinline`` call-site attribute), whatever ``f``'s size.
 
-Why: numba passes the state ``S`` to a call as its arrays' flattened fields (some 250 scalars), and LLVM's
-inliner credits every argument of a call as saved work, so it inlines any callee of up to a few hundred
-instructions at every call site. Calls of the packet kernels cascade (a send path inlines the link, its
+Why: LLVM's inliner inlines callees of up to a few hundred instructions at every call site (while numba
+passed the state ``S`` by value, as its arrays' ~285 flattened fields, it credited each as saved work;
+``_stateref`` now passes a pointer). Calls of the packet kernels cascade (a send path inlines the link, its
 fluid background, loss and traces), so without this the event loop's module held 63 inlined copies of
 ``send_packet`` and hundreds of copies of the link code and of the trace recorders; every copy is
 optimised and turned into machine code again in every library that links it (``_layout.py``). A call
 through ``outline`` keeps one copy per module. Use it for calls that are off the per-packet hot path (or
-cost little against the work behind them); the call costs about as much as passing ``S`` (tens of ns).
+cost little against the work behind them); with ``S`` by reference a call costs a few ns.
 
 ``@one_signature`` (above ``@njit``) compiles a kernel once, for its arguments' plain types, when call sites
 pass constants: numba otherwise compiles a separate copy per literal value (``push(S, t, L.EV_RTO, a)`` and
