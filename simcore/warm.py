@@ -56,9 +56,9 @@ def _warm_delay() -> None:
 
 # Cold compile of the packet kernels on the project's 2-core reference machine, as measured by
 # benchmarks/bench_compile.py (rounded up, with margin; 2026-11-23, TCP and SCTP, S passed by reference:
-# 37 s CPU beside 69-72 s for the version before, run side by side on a busy machine; the CPU time is what
-# a quiet machine's wall time comes to); shown to a student whose first run will compile them.
-PACKET_COMPILE_S = 45
+# 26 s CPU / 27 s wall, beside 69-72 s CPU for the version before, on a busy machine; the CPU time is what a
+# quiet machine's wall time comes to); shown to a student whose first run will compile them.
+PACKET_COMPILE_S = 35
 
 
 def packet_kernels_cached() -> bool:

@@ -31,18 +31,19 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
 - How a function is compiled depends on how often it runs and how big it is, because numba compiles every
   ``@njit`` function as an LLVM library of its own that links, re-optimizes and re-emits all it calls (a
   function that ``forceinline``s a large callee pays for that callee's code again, and a rare path inlined
-  into ``tcp_arrive`` is paid in ``tcp_arrive``'s library and again in ``run``'s), and LLVM's inliner
+  into ``on_ack`` is paid in ``on_ack``'s library and again in ``run``'s), and LLVM's inliner
   inlines mid-size callees wherever it may (before ``StateRef`` each of S's scalars counted as work saved):
 
   - ``inline="always"`` (numba inlines the function's IR at the call site; no library of its own): thin
     glue, i.e. the dispatchers of ``_transport``, TCP's handlers of rare events (``tcp_open``,
     ``tcp_rto``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's ``deliver`` and
     ``maybe_close``, ``inject``, ``send_segment``, ``_send_new``, ``_cbr_emit``; and functions with one
-    caller that are off the per-packet path (``write``, ``on_rto``, ``_sack_send``, SCTP's ``_handshake``):
-    a library of their own would be compiled and then compiled again inside their caller's.
+    caller that are off the per-packet path (``write``, ``on_rto``, ``_sack_send``, SCTP's ``_handshake``),
+    and TCP's arrival handler ``tcp_arrive`` (one caller, the event loop): a library of their own would be
+    compiled and then compiled again inside their caller's (``tcp_arrive``'s was 10% of the compile).
   - ``forceinline=True`` (LLVM inlines the compiled function): the per-packet hot path only, i.e.
     ``link_enqueue`` and its helpers, the packet pool and heap push, a packet's arrival at its host
-    (``tcp_arrive``, ``on_segment``, ``on_ack``), window, timer and RTT helpers.
+    (``on_segment``, ``on_ack``), window, timer and RTT helpers.
   - plain calls: everything else, including per-packet functions that are large and called from many
     places (``send_packet``, ``try_send``), SACK scoreboard passes, opens, timeouts, message writes and
     completions, relays, drops and traces.
@@ -59,8 +60,8 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
   ``benchmarks/bench_compile.py`` prints the cold compile time and the reference dumbbell's events/s
   (TCP and SCTP), and with ``--breakdown`` where the compile goes, per stage and per function, with each
   library's size and each kernel's signatures: check them when moving a function from one group to
-  another (IR-inlining ``tcp_arrive`` instead of ``forceinline`` halved the compile but cut events/s
-  tenfold: LLVM then left the hot path un-inlined).
+  another (while ``S`` went by value, IR-inlining ``tcp_arrive`` instead of ``forceinline`` cut events/s
+  tenfold; with ``StateRef`` it costs nothing at run time and saves a tenth of the compile).
 
 numba's cache does not notice a change in a *callee's* file (and inlined callees live inside their
 callers); ``simcore._cache_guard`` therefore drops simcore's numba caches whenever a file with numba code

@@ -40,7 +40,7 @@ def _fin_received(S, r, t):
         S.conn[c].timewait_t = t
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def tcp_arrive(S, p, t):
     """A TCP packet of half ``r`` reaches the receiving host, whose own sending half is ``s = r ^ 1``."""
     half = S.half
