@@ -47,24 +47,19 @@ t_second, c_second = time.perf_counter() - t0, cpu() - c0
 ref = dumbbell(10, LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=50))
 sc = bulk_scenario(ref.network, ref.pairs, TcpParams(variant="newreno"), duration_s=60.0,
                    start_times_s=[0.01 * i for i in range(10)])
-simulate(sc, seed=1)
-times = []
-for _ in range(REPEATS):
-    t0 = time.perf_counter()
-    r = simulate(sc, seed=1)
-    times.append(time.perf_counter() - t0)
-t = statistics.median(times)
+def median_run(scenario):
+    simulate(scenario, seed=1)
+    times = []
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        res = simulate(scenario, seed=1)
+        times.append(time.perf_counter() - t0)
+    return res, statistics.median(times)
+r, t = median_run(sc)
 import dataclasses
 from simcore.packet import SctpParams
-sc_s = dataclasses.replace(sc, connections=tuple(dataclasses.replace(c, transport="sctp", sctp=SctpParams())
-                                                 for c in sc.connections))
-simulate(sc_s, seed=1)
-times_s = []
-for _ in range(REPEATS):
-    t0 = time.perf_counter()
-    r_s = simulate(sc_s, seed=1)
-    times_s.append(time.perf_counter() - t0)
-t_s = statistics.median(times_s)
+r_s, t_s = median_run(dataclasses.replace(sc, connections=tuple(
+    dataclasses.replace(c, transport="sctp", sctp=SctpParams()) for c in sc.connections)))
 print(f"import simcore.packet:            {t_import:7.2f} s")
 print(f"cold compile (first simulate):    {t_first - t_second:7.2f} s wall, {c_first - c_second:7.2f} s CPU"
       "   (aim < 30 s; CPU time is the figure to trust on a busy machine)")
