@@ -55,10 +55,10 @@ def _warm_delay() -> None:
 
 
 # Cold compile of the packet kernels on the project's 2-core reference machine, as measured by
-# benchmarks/bench_compile.py (rounded up; 2026-11-23, TCP and SCTP, cold paths as noinline calls: 64 s wall,
-# 57 s CPU, beside 119 s / 112 s for the version before them, run side by side on a quiet machine); shown
-# to a student whose first run will compile them.
-PACKET_COMPILE_S = 70
+# benchmarks/bench_compile.py (rounded up, with margin; 2026-11-23, TCP and SCTP, S passed by reference:
+# 26 s CPU / 27 s wall, beside 69-72 s CPU for the version before, on a busy machine; the CPU time is what a
+# quiet machine's wall time comes to); shown to a student whose first run will compile them.
+PACKET_COMPILE_S = 35
 
 
 def packet_kernels_cached() -> bool:

@@ -20,6 +20,7 @@ from . import _layout as L
 from . import _transport as T  # a module (late bound): _transport imports the transports, which use this one
 from ._link import push
 from ._ooo import ooo_holds
+from ._outline import outline
 
 
 @njit(cache=True, inline="always")
@@ -102,7 +103,7 @@ def deliver(S, r, t):
     rn = half[r].rcv_nxt
     c = r >> 1
     if S.st[0].has_relays > 0:  # the scenario has relaying messages
-        _feed_relays(S, r, t)
+        outline(_feed_relays, (S, r, t))
     if conn[c].multistream >= 1:
         completed = _deliver_streams(S, r, t)
     else:
@@ -192,7 +193,7 @@ def _pick_conn(S, k, d):
     return best
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def write(S, m, t):
     """The application writes message ``m`` (``EV_WRITE``): on its connection, or the one its pool picks."""
     half = S.half

@@ -18,6 +18,7 @@ from . import _layout as L
 from ._app import write
 from ._link import alloc, fluid_advance, fluid_chunks, inject, link_enqueue, push, release, trace_pkt
 from ._outline import outline
+from ._stateref import by_ref
 from ._transport import on_arrival, on_delack, on_open, on_timer
 
 
@@ -70,13 +71,14 @@ def _cbr_arrive(S, p, t):
     st.n_cbrrec = n + 1
 
 
-@njit(cache=True, _nrt=False)
-def run(S):
+@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+def run(state):
     """Run the event loop over the state ``S``; return the number of events processed.
 
     It stops early, between two events, with ``PAUSE_ROWS`` set when a per-half row table (scoreboards,
     out-of-order blocks) has no free row left: the caller grows the tables and calls ``run`` again,
     which carries on where it stopped (``simulate.run_to_end``)."""
+    S = by_ref(state)  # every kernel below gets a pointer to the state, not its ~285 fields (_stateref)
     ht = S.heap_t
     hs = S.heap_s
     hk = S.heap_k

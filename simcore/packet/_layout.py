@@ -1,6 +1,7 @@
 """The state of the packet kernels: named record arrays, one per entity, in one ``State`` named tuple.
 
-Every kernel function takes ``S`` (a ``State``) and reads a field by name: ``S.half[h].snd_una``,
+Every kernel function takes ``S`` (a ``State``, passed by reference: ``_kernel.run(state)`` makes
+``S = _stateref.by_ref(state)`` and hands that pointer on) and reads a field by name: ``S.half[h].snd_una``,
 ``S.conn[c].mss``, ``S.link[k].rate_Bps``, ``S.pkt[p].seq``, ``S.st[0].flags``. Each record array has a
 numpy structured dtype defined below (ints are int64, floats float64), so a misspelt field or a field of
 another entity fails at compile time. Ring-like tables stay 2-D record arrays (``S.seg[row, i].start``,
@@ -22,19 +23,27 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
   a larger one), and refcount traffic on the state arrays cost 5x in run time.
 - ``no_cpython_wrapper=True, no_cfunc_wrapper=True`` on every internal kernel (all but ``_kernel.run``,
   the entry point): nothing calls them from Python, and each wrapper unboxes 34 record arrays.
-- How a function is compiled depends on how often it runs and how big it is, because numba passes ``S`` to
-  a real call as its arrays' flattened fields (some 250 scalars), LLVM's inliner counts each of them as
-  work saved by inlining (so it inlines callees of a few hundred instructions wherever they are called),
-  and numba compiles every ``@njit`` function as an LLVM library of its own that links, re-optimizes and
-  re-emits all it calls (a function that ``forceinline``s a large callee pays for that callee's code again):
+- ``S`` by reference (``_stateref.StateRef``): numba passes a named tuple of arrays as its flattened fields
+  (some 285 scalars for ``State``), so every call, prologue and call site carried them all (in every
+  library, see below); a ``StateRef`` is one pointer, and ``S.half`` ... are invariant loads through it.
+- ``@_outline.one_signature`` on kernels that call sites pass constants (``push(S, t, L.EV_RTO, a)``,
+  ``trace_tcp(S, h, t, 2)``): numba would compile one copy per literal value.
+- How a function is compiled depends on how often it runs and how big it is, because numba compiles every
+  ``@njit`` function as an LLVM library of its own that links, re-optimizes and re-emits all it calls (a
+  function that ``forceinline``s a large callee pays for that callee's code again, and a rare path inlined
+  into ``on_ack`` is paid in ``on_ack``'s library and again in ``run``'s), and LLVM's inliner
+  inlines mid-size callees wherever it may (before ``StateRef`` each of S's scalars counted as work saved):
 
   - ``inline="always"`` (numba inlines the function's IR at the call site; no library of its own): thin
     glue, i.e. the dispatchers of ``_transport``, TCP's handlers of rare events (``tcp_open``,
     ``tcp_rto``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's ``deliver`` and
-    ``maybe_close``, ``inject``, ``send_segment``, ``_send_new``, ``_cbr_emit``.
+    ``maybe_close``, ``inject``, ``send_segment``, ``_send_new``, ``_cbr_emit``; and functions with one
+    caller that are off the per-packet path (``write``, ``on_rto``, ``_sack_send``, SCTP's ``_handshake``),
+    and TCP's arrival handler ``tcp_arrive`` (one caller, the event loop): a library of their own would be
+    compiled and then compiled again inside their caller's (``tcp_arrive``'s was 10% of the compile).
   - ``forceinline=True`` (LLVM inlines the compiled function): the per-packet hot path only, i.e.
     ``link_enqueue`` and its helpers, the packet pool and heap push, a packet's arrival at its host
-    (``tcp_arrive``, ``on_segment``, ``on_ack``), window, timer and RTT helpers.
+    (``on_segment``, ``on_ack``), window, timer and RTT helpers.
   - plain calls: everything else, including per-packet functions that are large and called from many
     places (``send_packet``, ``try_send``), SACK scoreboard passes, opens, timeouts, message writes and
     completions, relays, drops and traces.
@@ -42,16 +51,19 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
     for calls off the per-packet path whose callee would otherwise be copied into every caller: traces,
     random-loss drops and fluid accounting inside the link, the link behind SCTP's sends off the
     per-packet path (``inject_call``; ``sctp_packet_fast`` inlines it for new DATA and for the SACK a
-    DATA packet draws), SCTP's arrivals other than DATA-only packets (``_arrive``), TCP's SYNs and
-    retransmissions (``send_segment``), ``try_send`` from the application, close and timeout paths.
-    TCP's new data and ACKs (``_send_new``, ``_send_pure_ack``: ``inject``) and the event loop's
-    forwarding keep the link inlined. Without these the event loop's
+    DATA packet draws), SCTP's arrivals other than DATA-only packets (``_arrive``), TCP's SYNs, SYN-ACKs
+    and retransmissions (``send_segment``, ``open_half``), the FIN's bookkeeping, ``try_send`` /
+    ``sctp_send`` from the application, relays, SCTP's set-up, shutdown and timer packets, close and
+    timeout paths. TCP's new data and ACKs (``_send_new``, ``_send_pure_ack``: ``inject``) and the event
+    loop's forwarding keep the link inlined. Without these the event loop's
     module held 63 copies of ``send_packet`` and about 100 of the link, and the cold compile took twice
     as long.
 
-  ``benchmarks/bench_compile.py`` prints the cold compile time and the reference dumbbell's events/s:
-  check both when moving a function from one group to another (IR-inlining ``tcp_arrive`` instead of
-  ``forceinline`` halved the compile but cut events/s tenfold: LLVM then left the hot path un-inlined).
+  ``benchmarks/bench_compile.py`` prints the cold compile time and the reference dumbbell's events/s
+  (TCP and SCTP), and with ``--breakdown`` where the compile goes, per stage and per function, with each
+  library's size and each kernel's signatures: check them when moving a function from one group to
+  another (while ``S`` went by value, IR-inlining ``tcp_arrive`` instead of ``forceinline`` cut events/s
+  tenfold; with ``StateRef`` it costs nothing at run time and saves a tenth of the compile).
 
 numba's cache does not notice a change in a *callee's* file (and inlined callees live inside their
 callers); ``simcore._cache_guard`` therefore drops simcore's numba caches whenever a file with numba code

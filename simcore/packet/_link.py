@@ -45,7 +45,7 @@ from ._layout import (
     TRP_NDUP,
     TRP_SACK,
 )
-from ._outline import outline
+from ._outline import one_signature, outline
 
 _RATE_TAU_S = 0.1  # time constant of the packet arrival-rate estimate on continuous-fluid links
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -53,6 +53,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
+@one_signature
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def push(S, t, k, a):
     """Push event (t, k, a) into the preallocated heap; set the heap-full flag instead of growing."""
@@ -139,6 +140,7 @@ def release(S, p):
     st.free_n += 1
 
 
+@one_signature
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def trace_pkt(S, t, kind, p, link):
     """Append one packet event (t, kind, uid, conn, dir, seq, seqlen, ack, flags, link, 3 SACK blocks) to the
@@ -442,7 +444,7 @@ def link_enqueue(S, lnk, p, t):
         if start < t:
             start = t
         dep = start + size / rate
-    ring_append(S, lnk, n, qb, dep, size)
+    ring_append(S, lnk, n, qb, dep, float(size))
     link[lnk].n_tx += 1
     link[lnk].bytes_tx += size
     _queue_sample(S, lnk, t, tracing)

@@ -20,6 +20,7 @@ import math
 from numba import njit
 
 from . import _layout as L
+from . import _outline as O  # O.one_signature: see _outline
 from ._delack import delack_cancel
 from ._link import alloc, inject, inject_call, take_row
 from ._outline import outline
@@ -153,6 +154,7 @@ def establish(S, h, t):
     half[h].rto_deadline = _INF
 
 
+@O.one_signature
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def send_chunk(S, h, off, t, retx):
     """Send the chunk at ring offset ``off`` of half ``h``."""
@@ -172,6 +174,7 @@ def send_chunk(S, h, off, t, retx):
     outline(sctp_packet, (S, h, t, L.K_DATA, e.start, e.len, half[h].tsn_head + off, retx, _pad4(16 + e.len)))
 
 
+@O.one_signature
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _retransmit_marked(S, h, t, force):
     """Retransmit chunks marked for retransmission, lowest TSN first, while flightsize < cwnd (one chunk

@@ -1,4 +1,5 @@
 """Numba: SCTP's handlers of the events ``_transport`` dispatches to it, and the association's set-up.
+Set-up, shutdown and timer packets leave through real calls (``_outline.outline``): off the per-packet path.
 
 Association (RFC 4960 sec. 5.1): the client sends INIT and starts T1-init; the server answers with an
 INIT-ACK carrying a state cookie and keeps no state; the client echoes the cookie (COOKIE-ECHO, T1-cookie)
@@ -40,10 +41,10 @@ def _close_if_asked(S, h, t):
     half = S.half
     if half[h].fin_seq >= 0 and half[h].state == L.S_EST and half[h].sphase == L.SP_UP:
         half[h].sphase = L.SP_SHUT_PENDING
-        shutdown_progress(S, h, t)
+        outline(shutdown_progress, (S, h, t))  # inlined wherever an application may close
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _handshake(S, s, r, ch, t):
     """The association chunks of a packet arriving at the host of sender ``s`` / receiver ``r``."""
     half = S.half

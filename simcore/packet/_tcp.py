@@ -19,12 +19,13 @@ from . import _layout as L
 from ._delack import delack_cancel
 from ._link import alloc, give_row, inject, take_row
 from ._ooo import ooo_report
-from ._outline import outline
+from ._outline import one_signature, outline
 from ._rtt import rto_after_syn_timeout, rto_arm, rto_backoff, rtt_sample
 
 _INF = math.inf
 
 
+@one_signature
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def trace_tcp(S, h, t, ev):
     """Append (t, half, cwnd, ssthresh, srtt, rto, snd_una, snd_nxt, ev) to the TCP trace when tracing.
@@ -52,6 +53,7 @@ def trace_tcp(S, h, t, ev):
     st.n_tcptr = n + 1
 
 
+@one_signature
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def send_packet(S, h, t, flags, seq, seqlen, payload):
     """Build and send one packet of half ``h`` (with the piggybacked ACK of half h^1); return 1 if sent."""
@@ -123,6 +125,7 @@ def send_segment(S, h, off, t, retx):
     outline(send_packet, (S, h, t, flags, start, ln, payload))
 
 
+@one_signature
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _append_segment(S, h, start, ln, g):
     half = S.half
@@ -161,6 +164,7 @@ def open_half(S, h, t):
     rto_arm(S, h, t)
 
 
+@one_signature
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _window_ok(S, h, c, end, extra):
     """Return True if sending up to sequence ``end`` fits in cwnd + ``extra`` bytes and the receive window."""
@@ -270,6 +274,7 @@ def try_send(S, h, t):
     return sent
 
 
+@one_signature
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _is_lost(cnt_above, bytes_above, thresh, mss):
     """RFC 6675 IsLost: DupThresh SACKed segments above, or more than (DupThresh - 1) SMSS SACKed above."""
@@ -297,7 +302,7 @@ def first_hole_lost(S, h):
     return _is_lost(cnt, nbytes, conn[c].dupthresh, conn[c].mss)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _sack_send(S, h, t):
     """RFC 6675 step (C): while cwnd - pipe >= 1 SMSS, send the segment NextSeg() names.
 
@@ -509,7 +514,7 @@ def on_ack(S, h, p, t):
     try_send(S, h, t)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def on_rto(S, h, t):
     """Retransmission timeout of half ``h``: back off, collapse cwnd to one segment, go back N."""
     half = S.half

@@ -40,7 +40,7 @@ def _fin_received(S, r, t):
         S.conn[c].timewait_t = t
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def tcp_arrive(S, p, t):
     """A TCP packet of half ``r`` reaches the receiving host, whose own sending half is ``s = r ^ 1``."""
     half = S.half
@@ -54,11 +54,11 @@ def tcp_arrive(S, p, t):
         A.deliver(S, r, t)
         fin = half[r].rcv_fin
         if fin >= 0 and half[r].rcv_nxt > fin and half[r].fin_rcvd == 0:
-            _fin_received(S, r, t)
+            outline(_fin_received, (S, r, t))
     if flags & L.F_SYN and not flags & L.F_ACK:
         if half[s].state == L.S_CLOSED:
             S.conn[r >> 1].opened = 1
-            open_half(S, s, t)  # SYN-ACK
+            outline(open_half, (S, s, t))  # SYN-ACK: once per connection
         elif half[s].state == L.S_SYN and started == 1:
             if half[s].seg_n > 0:
                 send_segment(S, s, 0, t, True)
@@ -82,7 +82,7 @@ def tcp_open(S, c, t):
     h = 2 * c
     if S.half[h].state == L.S_CLOSED:
         S.conn[c].opened = 1
-        open_half(S, h, t)
+        outline(open_half, (S, h, t))
         if S.st[0].trace == 1:
             trace_tcp(S, h, t, 3)
 
