@@ -104,6 +104,7 @@ def _packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     return p
 
 
+@O.one_signature
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     """Send one SCTP packet (``_packet``) off the per-packet path (set-up, shutdown, timers,
@@ -116,6 +117,7 @@ def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     return 1
 
 
+@O.one_signature
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_packet_fast(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     """``sctp_packet`` with the link inlined, for the two sends of the per-packet path only: new DATA
