@@ -38,7 +38,7 @@ def maybe_close(S, c, t):
     if half[h].state == L.S_CLOSED:
         return
     conn[c].fin_queued = 1
-    T.close_half(S, h, t)
+    outline(T.close_half, (S, h, t))  # once per connection: compiled once, not in every inlined copy
 
 
 @njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
