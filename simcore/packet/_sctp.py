@@ -309,7 +309,7 @@ def sctp_send(S, h, t):
     return sent
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def on_sack(S, s, p, t):
     """Sender of half ``s`` gets the SACK of packet ``p``: acknowledge, count miss indications, adapt cwnd
     (sec. 7.2), fast-retransmit (sec. 7.2.4), restart or stop T3-rtx (sec. 6.3.2), send."""
