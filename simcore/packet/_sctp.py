@@ -224,7 +224,7 @@ def _message_end(S, h):
     return msg[m].end
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_send(S, h, t):
     """Send what half ``h`` may: chunks marked for retransmission, then new DATA chunks while flightsize <
     cwnd (sec. 6.1), after the idle decay (sec. 7.2.1) and Max.Burst (sec. 6.1 D); return packets sent."""
