@@ -35,29 +35,33 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
   inlines mid-size callees wherever it may (before ``StateRef`` each of S's scalars counted as work saved):
 
   - ``inline="always"`` (numba inlines the function's IR at the call site; no library of its own): thin
-    glue, i.e. the dispatchers of ``_transport``, TCP's handlers of rare events (``tcp_open``,
-    ``tcp_rto``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's ``deliver`` and
-    ``maybe_close``, ``inject``, ``send_segment``, ``_send_new``, ``_cbr_emit``; and functions with one
-    caller that are off the per-packet path (``write``, ``on_rto``, ``_sack_send``, SCTP's ``_handshake``),
-    and TCP's arrival handler ``tcp_arrive`` (one caller, the event loop): a library of their own would be
-    compiled and then compiled again inside their caller's (``tcp_arrive``'s was 10% of the compile).
+    glue, i.e. the dispatchers of ``_transport`` (but ``close_half``, below), TCP's handlers of rare events
+    (``tcp_open``, ``tcp_rto``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's
+    ``deliver`` and ``maybe_close``, ``inject``, ``send_segment``, ``_send_new``, ``_cbr_emit``; and
+    functions with one caller that are off the per-packet path (``write``, ``on_rto``, ``_sack_send``,
+    SCTP's ``_handshake``), TCP's arrival handler ``tcp_arrive`` (one caller, the event loop) and SCTP's
+    SACK handler ``on_sack`` (one caller, ``_arrive``): a library of their own would be compiled and then
+    compiled again inside their caller's (``tcp_arrive``'s was 10% of the compile). Not for a function with
+    two or more callers: numba re-reads and re-types its IR at each (``sctp_packet_fast`` so cost ~2.5 s
+    more).
   - ``forceinline=True`` (LLVM inlines the compiled function): the per-packet hot path only, i.e.
     ``link_enqueue`` and its helpers, the packet pool and heap push, a packet's arrival at its host
     (``on_segment``, ``on_ack``), window, timer and RTT helpers.
-  - plain calls: everything else, including per-packet functions that are large and called from many
-    places (``send_packet``, ``try_send``), SACK scoreboard passes, opens, timeouts, message writes and
-    completions, relays, drops and traces.
+  - plain calls: everything else, including per-packet functions that are large and called from many places
+    (``send_packet``, ``try_send``, ``sctp_send``: with ``S`` a pointer a call costs a few ns, and
+    ``sctp_send`` forceinlined put a copy of the link into ``_arrive``), SACK scoreboard passes, opens,
+    timeouts, message writes and completions, relays, drops and traces.
   - ``_outline.outline(f, (S, ...))``: a plain call that LLVM may *not* inline (a ``noinline`` call site),
     for calls off the per-packet path whose callee would otherwise be copied into every caller: traces,
-    random-loss drops and fluid accounting inside the link, the link behind SCTP's sends off the
-    per-packet path (``inject_call``; ``sctp_packet_fast`` inlines it for new DATA and for the SACK a
-    DATA packet draws), SCTP's arrivals other than DATA-only packets (``_arrive``), TCP's SYNs, SYN-ACKs
-    and retransmissions (``send_segment``, ``open_half``), the FIN's bookkeeping, ``try_send`` /
-    ``sctp_send`` from the application, relays, SCTP's set-up, shutdown and timer packets, close and
-    timeout paths. TCP's new data and ACKs (``_send_new``, ``_send_pure_ack``: ``inject``) and the event
-    loop's forwarding keep the link inlined. Without these the event loop's
-    module held 63 copies of ``send_packet`` and about 100 of the link, and the cold compile took twice
-    as long.
+    random-loss drops and fluid accounting inside the link, the link behind SCTP's sends off the per-packet
+    path (``inject_call``; ``sctp_packet_fast`` inlines it for new DATA and for the SACK a DATA packet
+    draws), SCTP's arrivals other than DATA-only packets (``_arrive``), TCP's SYNs, SYN-ACKs and
+    retransmissions (``send_segment``, ``open_half``), the FIN's bookkeeping, ``try_send`` / ``sctp_send``
+    from the application, relays, SCTP's set-up, shutdown and timer packets, close and timeout paths
+    (``_app.maybe_close``, inlined in five places, calls ``_transport.close_half`` so). TCP's new data and
+    ACKs (``_send_new``, ``_send_pure_ack``: ``inject``) and the event loop's forwarding keep the link
+    inlined. Without these the event loop's module held 63 copies of ``send_packet`` and about 100 of the
+    link, and the cold compile took twice as long.
 
   ``benchmarks/bench_compile.py`` prints the cold compile time and the reference dumbbell's events/s
   (TCP and SCTP), and with ``--breakdown`` where the compile goes, per stage and per function, with each

@@ -121,8 +121,8 @@ def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_packet_fast(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     """``sctp_packet`` with the link inlined, for the two sends of the per-packet path only: new DATA
-    (``sctp_send`` as the SACK handler ``on_sack`` inlines it) and the SACK a DATA packet draws at once
-    (``sctp_arrive``). Through a call, the link cost SCTP a call passing ``S`` (~285 arguments) per packet."""
+    (``sctp_send``, a plain call from the SACK handler ``on_sack``) and the SACK a DATA packet draws at once
+    (``sctp_arrive``, in the event loop)."""
     p = _packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes)
     if p < 0:
         return 0
