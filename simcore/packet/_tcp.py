@@ -117,10 +117,12 @@ def _segment_header(S, h, off, t, retx):
     return flags, start, ln, payload
 
 
-@njit(cache=True, inline="always")
+@one_signature
+@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def send_segment(S, h, off, t, retx):
     """Send the segment at ring offset ``off`` of half ``h`` (a retransmission if ``retx``) through a real
-    call of ``send_packet`` (``_outline``): SYNs and retransmissions, off the per-packet path."""
+    call of ``send_packet`` (``_outline``): SYNs and retransmissions, off the per-packet path. Callers call it
+    through ``outline`` too: inlined, its IR was read, typed and lowered again at each of its eight callers."""
     flags, start, ln, payload = _segment_header(S, h, off, t, retx)
     outline(send_packet, (S, h, t, flags, start, ln, payload))
 
@@ -160,7 +162,7 @@ def open_half(S, h, t):
     half[h].seg_nxt = 1
     half[h].rtt_seq = 1
     half[h].rtt_t0 = t
-    send_segment(S, h, off, t, False)
+    outline(send_segment, (S, h, off, t, False))
     rto_arm(S, h, t)
 
 
@@ -255,7 +257,7 @@ def try_send(S, h, t):
             end = half[h].snd_nxt + ln
             if not _window_ok(S, h, c, end, 0):
                 break
-            send_segment(S, h, off, t, True)
+            outline(send_segment, (S, h, off, t, True))
             half[h].snd_nxt = end
             half[h].seg_nxt = off + 1
             if half[h].rto_deadline == _INF:
@@ -363,7 +365,7 @@ def _sack_send(S, h, t):
             if idx >= cap:
                 idx -= cap
             seg[row, idx].epoch = epoch
-            send_segment(S, h, k, t, True)
+            outline(send_segment, (S, h, k, t, True))
         elif new_ok:
             _send_new(S, h, t, ln, fin)
         elif top >= 0 and half[h].rescue_epoch != epoch:
@@ -373,7 +375,7 @@ def _sack_send(S, h, t):
             if seg[row, idx].epoch == epoch:
                 break
             half[h].rescue_epoch = epoch
-            send_segment(S, h, top, t, True)
+            outline(send_segment, (S, h, top, t, True))
         else:
             break
         if half[h].rto_deadline == _INF:
@@ -458,7 +460,7 @@ def on_ack(S, h, p, t):
                 half[h].dupacks = 0
                 half[h].cwnd = half[h].ssthresh
             elif variant == L.V_NEWRENO:
-                send_segment(S, h, 0, t, True)
+                outline(send_segment, (S, h, 0, t, True))
                 cw = half[h].cwnd - acked
                 if acked >= mss:
                     cw += mss
@@ -508,7 +510,7 @@ def on_ack(S, h, p, t):
                 S.seg[half[h].seg_row, idx].epoch = half[h].rec_epoch
             else:
                 half[h].cwnd = ss + thresh * mss
-            send_segment(S, h, 0, t, True)
+            outline(send_segment, (S, h, 0, t, True))
         if S.st[0].trace == 1:
             trace_tcp(S, h, t, 1)
     try_send(S, h, t)
@@ -529,7 +531,7 @@ def on_rto(S, h, t):
     half[h].n_timeout += 1
     if half[h].state == L.S_SYN:
         half[h].syn_retx += 1
-        send_segment(S, h, 0, t, True)
+        outline(send_segment, (S, h, 0, t, True))
         rto_arm(S, h, t)
         return
     half[h].ssthresh = max((smax - una) / 2.0, 2.0 * mss)

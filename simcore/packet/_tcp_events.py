@@ -61,7 +61,7 @@ def tcp_arrive(S, p, t):
             outline(open_half, (S, s, t))  # SYN-ACK: once per connection
         elif half[s].state == L.S_SYN and started == 1:
             if half[s].seg_n > 0:
-                send_segment(S, s, 0, t, True)
+                outline(send_segment, (S, s, 0, t, True))
     if flags & L.F_ACK:
         on_ack(S, s, p, t)
         if half[s].state == L.S_EST:
