@@ -37,13 +37,13 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
   - ``inline="always"`` (numba inlines the function's IR at the call site; no library of its own): thin
     glue, i.e. the dispatchers of ``_transport`` (but ``close_half``, below), TCP's handlers of rare events
     (``tcp_open``, ``tcp_rto``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's
-    ``deliver`` and ``maybe_close``, ``inject``, ``send_segment``, ``_send_new``, ``_cbr_emit``; and
-    functions with one caller that are off the per-packet path (``write``, ``on_rto``, ``_sack_send``,
-    SCTP's ``_handshake``), TCP's arrival handler ``tcp_arrive`` (one caller, the event loop) and SCTP's
-    SACK handler ``on_sack`` (one caller, ``_arrive``): a library of their own would be compiled and then
-    compiled again inside their caller's (``tcp_arrive``'s was 10% of the compile). Not for a function with
-    two or more callers: numba re-reads and re-types its IR at each (``sctp_packet_fast`` so cost ~2.5 s
-    more).
+    ``deliver`` and ``maybe_close``, ``inject``, ``_send_new``, ``_cbr_emit``; and functions with one caller
+    that are off the per-packet path (``write``, ``on_rto``, ``_sack_send``, SCTP's ``_handshake``), TCP's
+    arrival handler ``tcp_arrive`` (one caller, the event loop) and SCTP's SACK handler ``on_sack`` (one
+    caller, ``_arrive``): a library of their own would be compiled and then compiled again inside their
+    caller's (``tcp_arrive``'s was 10% of the compile). Glue aside, not for a function with several callers:
+    numba re-reads, re-types and re-lowers its IR at each (``send_segment``, inlined at its eight callers,
+    cost 7 s of the cold compile; ``sctp_packet_fast`` at two, 2.5 s).
   - ``forceinline=True`` (LLVM inlines the compiled function): the per-packet hot path only, i.e.
     ``link_enqueue`` and its helpers, the packet pool and heap push, a packet's arrival at its host
     (``on_segment``, ``on_ack``), window, timer and RTT helpers.
