@@ -31,7 +31,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from simcore import livefigure, static
-from simcore._validate import check_int
+from simcore._validate import check_int, check_real
 from simcore.livefigure import LiveFigure, held_together
 
 __all__ = [
@@ -200,8 +200,9 @@ def grid_float32(values, span: float, steps: int = 4000) -> np.ndarray:
     """Return ``values`` as float32 rounded to a power-of-two step no coarser than ``span / steps`` (a
     quarter pixel or finer on a 1000 px plot when ``span`` is the axis range): the low mantissa bits are
     then zero and a live figure's deflated update is about half as large. NaN stays NaN."""
+    check_int("steps", steps, 1)
     v = np.asarray(values, dtype=float)
-    if not (span > 0 and math.isfinite(span)):
+    if not (span > 0 and math.isfinite(span)):  # an empty or degenerate axis: nothing to round to
         return v.astype(np.float32)
     step = 2.0 ** math.floor(math.log2(span / steps))
     return (np.round(v / step) * step).astype(np.float32)
@@ -267,12 +268,21 @@ def tick_image(groups: Sequence[tuple[np.ndarray, np.ndarray, str]], *, n_rows: 
     wire); as an image they cost a few ms and a few KB. An image has no hover: pair it with a trace."""
     check_int("n_rows", n_rows, 1)
     check_int("columns", columns, 1)
+    check_int("tick_columns", tick_columns, 1, columns)
+    check_real("x_end", x_end, 0.0)
+    check_int("number of groups", len(groups), 0, 254)  # one palette entry each, beside the transparent one
     pixels = np.zeros((n_rows, columns), np.uint8)
     half = tick_columns // 2
     for code, (x, row, _color) in enumerate(groups, start=1):
         x = np.asarray(x, float)
-        col = np.floor(x / x_end * columns).astype(np.int64) if x_end > 0 else np.zeros(x.size, np.int64)
         row = np.asarray(row, np.int64)
+        if x.shape != row.shape:
+            raise ValueError(f"tick_image group {code - 1}: x has shape {x.shape}, row {row.shape}: they must match")
+        if not np.isfinite(x).all():
+            raise ValueError(f"tick_image group {code - 1}: x holds NaN or infinity: every tick needs a finite x")
+        if row.size and (row.min() < 0 or row.max() >= n_rows):
+            raise ValueError(f"tick_image group {code - 1}: rows {row.min()}..{row.max()} must lie in 0..{n_rows - 1}")
+        col = np.floor(x / x_end * columns).astype(np.int64) if x_end > 0 else np.zeros(x.size, np.int64)
         for dx in range(-half, tick_columns - half):
             pixels[row, np.clip(col + dx, 0, columns - 1)] = code
     rgba = [(255, 255, 255, 0)] + [(*_rgb(color), 255) for *_, color in groups]

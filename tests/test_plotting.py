@@ -163,3 +163,27 @@ def test_grid_float32_rounds_to_a_power_of_two_step_finer_than_span_over_steps()
     # span 1500: step 0.25 as well (1500 / 4000 = 0.375); never coarser than span / steps
     assert grid_float32([0.37], 1500.0).tolist() == [0.25]
     assert grid_float32([3.0], 0.0).tolist() == [3.0]  # no span: as float32
+
+
+def test_tick_image_and_grid_float32_refuse_bad_values_by_name():
+    import pytest
+
+    from simcore.plotting import grid_float32, tick_image
+
+    good = [([1.0], [0], "#000000")]
+    for kwargs, name in ((dict(n_rows=0, x_end=1.0), "n_rows"), (dict(n_rows=1, x_end=-1.0), "x_end"),
+                         (dict(n_rows=1, x_end=float("nan")), "x_end"),
+                         (dict(n_rows=1, x_end=1.0, tick_columns=0), "tick_columns"),
+                         (dict(n_rows=1, x_end=1.0, columns=0), "columns")):
+        with pytest.raises(ValueError, match=name):
+            tick_image(good, **kwargs)
+    with pytest.raises(ValueError, match=r"rows 0\.\.3 must lie in 0\.\.1"):  # a row past the image
+        tick_image([([1.0, 2.0], [0, 3], "#000000")], n_rows=2, x_end=4.0)
+    with pytest.raises(ValueError, match="shape"):
+        tick_image([([1.0, 2.0], [0], "#000000")], n_rows=2, x_end=4.0)
+    with pytest.raises(ValueError, match="finite x"):
+        tick_image([([float("nan")], [0], "#000000")], n_rows=1, x_end=4.0)
+    with pytest.raises(ValueError, match="number of groups"):
+        tick_image([([1.0], [0], "#000000")] * 255, n_rows=1, x_end=4.0)
+    with pytest.raises(ValueError, match="steps"):
+        grid_float32([1.0], 10.0, steps=0)
