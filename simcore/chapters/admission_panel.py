@@ -8,8 +8,8 @@ of its scenarios. Bottom figure: the chronology chart of the selected policy (th
 
 from __future__ import annotations
 
+import functools
 import math
-from collections import OrderedDict
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -129,19 +129,9 @@ class PanelSetting:
 # The panel's last runs by (parameters, seed): a slider moves one parameter, and most parameters matter to
 # only some of the five runs (the control ignores extra sockets and the policy menu; the Ticket knobs
 # matter to Ticket alone), so a move re-runs only the runs it changes. Results are never modified.
-_RUNS: OrderedDict[tuple[AdmissionParams, int], AdmissionResult] = OrderedDict()
-_RUNS_KEPT = 32
-
-
+@functools.lru_cache(maxsize=32)
 def _simulate(params: AdmissionParams, seed: int) -> AdmissionResult:
-    key = (params, seed)
-    if key in _RUNS:
-        _RUNS.move_to_end(key)
-        return _RUNS[key]
-    result = _RUNS[key] = simulate_admission(params, seed)
-    while len(_RUNS) > _RUNS_KEPT:
-        _RUNS.popitem(last=False)
-    return result
+    return simulate_admission(params, seed)
 
 
 def run_setting(s: PanelSetting) -> dict:
