@@ -259,6 +259,15 @@ LINK = _dtype("qlim qlim_bytes hdr ring_head ring_n flu_ptr flu_p0 flu_p1 n_tx n
               "n_offered drop_ptr drop_p1 loss_arrival ring_base ring_cap q_n",
               "rate_Bps prop_s loss free_at w t_last bytes_tx flu_pkt bmax flu_in flu_drop qbytes flu_next "
               "pkt_rate pkt_t q_sum q_peak")
+# Timer lanes (``_lane.py``): FIFO queues beside the heap for timer events whose times arrive in order, one
+# row of S.lane per lane (a ring of events: time t, number s from the heap's numbering, kind k, argument a)
+# and its head and count in S.laneq.
+LANE = np.dtype([("t", np.float64), ("s", np.int64), ("k", np.int64), ("a", np.int64)])
+LANEQ = _dtype("head n")
+LANE_DELACK = 0  # delayed-ACK timers: at a fixed delay after the arming, or at the next tick
+LANE_RTO = 1  # retransmission timers whose deadline is not before the lane's last one
+N_LANES = 2
+
 # Links' rings (departure time and bytes of each queued packet or fluid chunk); piecewise-constant rates.
 RING = np.dtype([("dep", np.float64), ("nbytes", np.float64)])
 PIECE = np.dtype([("t", np.float64), ("rate", np.float64)])
@@ -293,6 +302,7 @@ State = namedtuple("State", [
     "cbr", "cbr_sched", "cbr_rec",  # constant-bit-rate sources
     "tr_pkt", "tr_tcp", "tr_queue",  # traces (2-D float)
     "heap_t", "heap_s", "heap_k", "heap_a", "heap_m",  # event heap (simcore.engine)
+    "lane", "laneq",  # timer lanes beside the heap (_lane.py)
     "known_t", "known_k", "known_a",  # events known before the run, sorted; next one at st.known_next
 ])
 

@@ -1,0 +1,86 @@
+"""Numba: timer lanes, FIFO queues of events beside the heap for timers whose times come in order.
+
+A delayed-ACK timer fires a fixed delay after it is armed, or at the next tick of a clock (BSD), so the
+times of successive arms never go back: kept in a FIFO ring in push order, they are already sorted by
+(time, number), and a push or a pop costs O(1) instead of a sift through the heap. Most of them are stale
+(the ACK left with the next segment; ``_delack`` ignores them by generation), and at the paper's scale
+they were a tenth of all the events and of the heap's traffic. An event whose time is before its lane's
+last one (another delay, a BSD retransmission timer of fewer ticks than the one before it), or that finds
+its lane full, goes to the heap as before.
+
+Every event, in a lane or in the heap, takes its number from the heap's counter (``heap_m[1]``) when it
+is pushed, and ``_kernel.run`` takes the earliest of the known events, the heap's first and each lane's
+first in (time, number) order: the events are processed in exactly the order of one heap.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from . import _layout as L
+from ._link import push
+
+_NO_NUMBER = 1 << 62  # above every event number
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def lane_push(S, q, t, k, a):
+    """Push event (t, k, a) into lane ``q`` if it comes after the lane's last event and the lane has room,
+    else into the heap (``_link.push``)."""
+    lq = S.laneq
+    lane = S.lane
+    n = lq[q].n
+    cap = lane.shape[1]
+    i = lq[q].head + n
+    if i >= cap:
+        i -= cap
+    if n == cap or (n > 0 and t < lane[q, i - 1 if i > 0 else cap - 1].t):
+        push(S, t, k, a)
+        return
+    lane[q, i].t = t
+    lane[q, i].s = S.heap_m[1]
+    lane[q, i].k = k
+    lane[q, i].a = a
+    S.heap_m[1] += 1
+    lq[q].n = n + 1
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def lane_first(S):
+    """Return ``(q, t)``: the lane whose first event precedes every other lane's and the heap's first in
+    (time, number) order, and its time; ``(-1, t)`` when the heap's first comes first (t = its time, inf
+    when the heap and the lanes are empty)."""
+    lq = S.laneq
+    lane = S.lane
+    best = -1
+    bt = math.inf
+    bs = _NO_NUMBER
+    if S.heap_m[0] > 0:
+        bt = S.heap_t[0]
+        bs = S.heap_s[0]
+    for q in range(L.N_LANES):
+        if lq[q].n > 0:
+            h = lq[q].head
+            tq = lane[q, h].t
+            if tq < bt or (tq == bt and lane[q, h].s < bs):
+                best = q
+                bt = tq
+                bs = lane[q, h].s
+    return best, bt
+
+
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def lane_pop(S, q):
+    """Remove lane ``q``'s first event and return its ``(kind, arg)``."""
+    lq = S.laneq
+    h = lq[q].head
+    k = S.lane[q, h].k
+    a = S.lane[q, h].a
+    h += 1
+    if h == S.lane.shape[1]:
+        h = 0
+    lq[q].head = h
+    lq[q].n -= 1
+    return k, a
