@@ -1,12 +1,17 @@
-"""Numba: timer lanes, FIFO queues of events beside the heap for timers whose times come in order.
+"""Numba: the event queue of the packet kernels: the heap (``push``) and lanes, FIFO queues beside it for
+events whose times come in the order they are pushed.
 
-A delayed-ACK timer fires a fixed delay after it is armed, or at the next tick of a clock (BSD), so the
-times of successive arms never go back: kept in a FIFO ring in push order, they are already sorted by
-(time, number), and a push or a pop costs O(1) instead of a sift through the heap. Most of them are stale
-(the ACK left with the next segment; ``_delack`` ignores them by generation), and at the paper's scale
-they were a tenth of all the events and of the heap's traffic. An event whose time is before its lane's
-last one (another delay, a BSD retransmission timer of fewer ticks than the one before it), or that finds
-its lane full, goes to the heap as before.
+- Delayed-ACK timers (``LANE_DELACK``): one fires a fixed delay after it is armed, or at the next tick of a
+  clock (BSD), so the times of successive arms never go back. Most are stale (the ACK left with the next
+  segment; ``_delack`` ignores them by generation); at the paper's scale they were a tenth of all events.
+- Packet arrivals over the links with the largest bandwidth-delay products (``LANE_LINK0`` on, chosen by
+  ``simulate``; ``S.link[k].lane``): a link sends its packets in order and delays each by the same
+  propagation time, so they arrive in the order they left. A satellite link holds most of the packets in
+  flight, which were most of the heap (some 16k events at chapter 2's highest load).
+
+Kept in a ring in push order, a lane is already sorted by (time, number), and a push or a pop costs O(1)
+instead of a sift through the heap, which also holds fewer events. An event whose time is before its
+lane's last one (another delay, a link's fluid background), or that finds its lane full, goes to the heap.
 
 Every event, in a lane or in the heap, takes its number from the heap's counter (``heap_m[1]``) when it
 is pushed, and ``_kernel.run`` takes the earliest of the known events, the heap's first and each lane's
@@ -19,12 +24,25 @@ import math
 
 from numba import njit
 
+from simcore.engine import heap_insert
+
 from . import _layout as L
-from ._link import push
+from ._outline import one_signature
 
 _NO_NUMBER = 1 << 62  # above every event number
 
 
+@one_signature
+@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def push(S, t, k, a):
+    """Push event (t, k, a) into the preallocated heap; set the heap-full flag instead of growing."""
+    if S.heap_m[0] >= S.heap_t.shape[0]:
+        S.st[0].flags |= L.OVF_HEAP
+        return
+    heap_insert(S.heap_t, S.heap_s, S.heap_k, S.heap_a, S.heap_m, t, k, a)
+
+
+@one_signature
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lane_push(S, q, t, k, a):
     """Push event (t, k, a) into lane ``q`` if it comes after the lane's last event and the lane has room,
