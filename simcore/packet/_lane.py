@@ -46,23 +46,28 @@ def push(S, t, k, a):
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lane_push(S, q, t, k, a):
     """Push event (t, k, a) into lane ``q`` if it comes after the lane's last event and the lane has room,
-    else into the heap (``_link.push``)."""
+    else into the heap (``push``)."""
     lq = S.laneq
     lane = S.lane
     n = lq[q].n
     cap = lane.shape[1]
+    if n == cap or (n > 0 and t < lq[q].t_last):
+        push(S, t, k, a)
+        return
     i = lq[q].head + n
     if i >= cap:
         i -= cap
-    if n == cap or (n > 0 and t < lane[q, i - 1 if i > 0 else cap - 1].t):
-        push(S, t, k, a)
-        return
+    s = S.heap_m[1]
     lane[q, i].t = t
-    lane[q, i].s = S.heap_m[1]
+    lane[q, i].s = s
     lane[q, i].k = k
     lane[q, i].a = a
-    S.heap_m[1] += 1
+    S.heap_m[1] = s + 1
     lq[q].n = n + 1
+    lq[q].t_last = t
+    if n == 0:
+        lq[q].t_first = t
+        lq[q].s_first = s
 
 
 @njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -71,21 +76,18 @@ def lane_first(S):
     (time, number) order, and its time; ``(-1, t)`` when the heap's first comes first (t = its time, inf
     when the heap and the lanes are empty)."""
     lq = S.laneq
-    lane = S.lane
     best = -1
     bt = math.inf
     bs = _NO_NUMBER
     if S.heap_m[0] > 0:
         bt = S.heap_t[0]
         bs = S.heap_s[0]
-    for q in range(L.N_LANES):
-        if lq[q].n > 0:
-            h = lq[q].head
-            tq = lane[q, h].t
-            if tq < bt or (tq == bt and lane[q, h].s < bs):
-                best = q
-                bt = tq
-                bs = lane[q, h].s
+    for q in range(L.N_LANES):  # an empty lane's first time is inf
+        tq = lq[q].t_first
+        if tq < bt or (tq == bt and lq[q].s_first < bs):
+            best = q
+            bt = tq
+            bs = lq[q].s_first
     return best, bt
 
 
@@ -93,12 +95,19 @@ def lane_first(S):
 def lane_pop(S, q):
     """Remove lane ``q``'s first event and return its ``(kind, arg)``."""
     lq = S.laneq
+    lane = S.lane
     h = lq[q].head
-    k = S.lane[q, h].k
-    a = S.lane[q, h].a
+    k = lane[q, h].k
+    a = lane[q, h].a
     h += 1
-    if h == S.lane.shape[1]:
+    if h == lane.shape[1]:
         h = 0
     lq[q].head = h
-    lq[q].n -= 1
+    n = lq[q].n - 1
+    lq[q].n = n
+    if n > 0:
+        lq[q].t_first = lane[q, h].t
+        lq[q].s_first = lane[q, h].s
+    else:
+        lq[q].t_first = math.inf
     return k, a

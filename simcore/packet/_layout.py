@@ -183,7 +183,7 @@ def _ordered_dtype(fields: str) -> np.dtype:
     """A record dtype with its fields in the order given: int64, float64 when the name ends in ``:f``, an int64
     sub-array of n when it ends in ``:n``.
     Code reads fields by name, so the order is only the memory layout: fields read together sit together."""
-    return np.dtype([(n[:-2], np.float64) if n.endswith(":f") else (n[:-2], np.int64, (int(n[-1]),)) if n[-2] == ":"
+    return np.dtype([(n[:-2], np.float64) if n.endswith(":f") else (n[:-2], np.int64, (int(n[-1]),)) if n[-2:-1] == ":"
                      else (n, np.int64) for n in fields.split()])
 
 
@@ -273,12 +273,15 @@ LINK = _dtype("qlim qlim_bytes hdr ring_head ring_n flu_ptr flu_p0 flu_p1 n_tx n
               "pkt_rate pkt_t q_sum q_peak")
 # Lanes (``_lane.py``): FIFO queues beside the heap for events whose times arrive in order, one
 # row of S.lane per lane (a ring of events: time t, number s from the heap's numbering, kind k, argument a)
-# and its head and count in S.laneq.
+# and its head, count, first event's time and number and last event's time in S.laneq.
 LANE = np.dtype([("t", np.float64), ("s", np.int64), ("k", np.int64), ("a", np.int64)])
-LANEQ = _dtype("head n")
+LANEQ = _ordered_dtype("t_first:f s_first head n t_last:f")  # t_first: inf when empty
 LANE_DELACK = 0  # delayed-ACK timers: at a fixed delay after the arming, or at the next tick
 LANE_LINK0 = 1  # LANE_LINK0 + i: packet arrivals over the link of the i-th largest bandwidth-delay product
-N_LANES = 5
+N_LINK_LANES = 2
+LANE_RTO0 = LANE_LINK0 + N_LINK_LANES  # LANE_RTO0 + n - 1: BSD retransmission timers set n ticks ahead
+N_RTO_LANES = 6
+N_LANES = LANE_RTO0 + N_RTO_LANES
 
 # Links' rings (departure time and bytes of each queued packet or fluid chunk); piecewise-constant rates.
 RING = np.dtype([("dep", np.float64), ("nbytes", np.float64)])

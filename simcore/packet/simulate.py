@@ -223,10 +223,17 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         cbr=cbr, cbr_sched=_pieces(cb_t, cb_r), cbr_rec=np.zeros((max(n_cbr_expected, caps.get("cbr", 0), 1), 3)),
         tr_pkt=np.zeros((tr_rows, L.TRP_N)), tr_tcp=np.zeros((tr_rows, 9)), tr_queue=np.zeros((tr_rows, 4)),
         heap_t=ht, heap_s=hs, heap_k=hk, heap_a=ha, heap_m=hm,
-        lane=np.zeros((L.N_LANES, min(1 << 16, pool + 4 * nh + 64)), L.LANE), laneq=np.zeros(L.N_LANES, L.LANEQ),
+        lane=np.zeros((L.N_LANES, min(1 << 16, pool + 4 * nh + 64)), L.LANE), laneq=_empty_lanes(),
         known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
     )
     return S, pool, heap_cap, tr_rows, S.cbr_rec.shape[0]
+
+
+def _empty_lanes() -> np.ndarray:
+    """Return the lanes' heads and counts (``_lane``), every lane empty."""
+    lq = np.zeros(L.N_LANES, L.LANEQ)
+    lq["t_first"] = np.inf
+    return lq
 
 
 def _pieces(times: list[float], rates: list[float]) -> np.ndarray:
@@ -342,7 +349,7 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
     # the links that hold the most packets in flight send their arrivals to lanes, not the heap (_lane.py)
     link["lane"] = -1
     bdp = link["rate_Bps"] * link["prop_s"]
-    big = [i for i in np.argsort(-bdp, kind="stable")[:L.N_LANES - L.LANE_LINK0] if bdp[i] > 0.0]
+    big = [i for i in np.argsort(-bdp, kind="stable")[:L.N_LINK_LANES] if bdp[i] > 0.0]
     link["lane"][big] = L.LANE_LINK0 + np.arange(len(big))
     link["ring_base"] = np.cumsum(caps_l) - caps_l
     total = max(int(caps_l.sum()), 1)
