@@ -9,7 +9,10 @@ another entity fails at compile time. Ring-like tables stay 2-D record arrays (`
 The events known before the run (opens and writes at a given time, CBR starts) are not in the heap but in
 ``S.known_t``, ``known_k``, ``known_a``, sorted by (time, number), read at the cursor ``st.known_next``;
 ``_kernel.run`` merges them with the heap in (time, number) order. At the paper's scale they are most of
-the pending events, and in the heap every push of a near event sifted up past them all.
+the pending events, and in the heap every push of a near event sifted up past them all. Events pushed in
+time order (delayed-ACK timers, BSD retransmission timers of the same tick count, arrivals over the links
+of largest bandwidth-delay product) wait in FIFO lanes beside the heap (``S.lane``, ``_lane.py``), numbered
+as heap events, and ``run`` takes the earliest of the three.
 
 A *half* ``h = 2 * conn + d`` is one direction of a connection: ``d = 0`` carries data client -> server,
 ``d = 1`` server -> client. The sender of half ``h`` and the receiver of half ``h ^ 1`` live at the same
@@ -45,7 +48,7 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
     numba re-reads, re-types and re-lowers its IR at each (``send_segment``, inlined at its eight callers,
     cost 7 s of the cold compile; ``sctp_packet_fast`` at two, 2.5 s).
   - ``forceinline=True`` (LLVM inlines the compiled function): the per-packet hot path only, i.e.
-    ``link_enqueue`` and its helpers, the packet pool and heap push, a packet's arrival at its host
+    ``link_enqueue`` and its helpers, the packet pool, heap and lane push and pop, a packet's arrival at its host
     (``on_segment``, ``on_ack``), window, timer and RTT helpers.
   - plain calls: everything else, including per-packet functions that are large and called from many places
     (``send_packet``, ``try_send``, ``sctp_send``: with ``S`` a pointer a call costs a few ns, and
