@@ -8,6 +8,8 @@ events whose times come in the order they are pushed.
   ``simulate``; ``S.link[k].lane``): a link sends its packets in order and delays each by the same
   propagation time, so they arrive in the order they left. A satellite link holds most of the packets in
   flight, which were most of the heap (some 16k events at chapter 2's highest load).
+- BSD retransmission timers (``LANE_RTO0 + n - 1``, ``_rtt``): one set n ticks ahead expires at the n-th
+  tick from now, never before one set earlier with the same n (a lane per n up to ``N_RTO_LANES``).
 
 Kept in a ring in push order, a lane is already sorted by (time, number), and a push or a pop costs O(1)
 instead of a sift through the heap, which also holds fewer events. An event whose time is before its
