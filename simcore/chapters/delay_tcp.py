@@ -48,6 +48,10 @@ SS_NAME = "textbook with slow start"
 REFERENCE = TcpPageParams(rtt_ms=100.0, link_rate_bps=1e6, object_size_bytes=10_000, n_objects=5)
 REFERENCE_SEED = 1
 _DIAGRAM_PACKETS = 600
+# Above this many packets the diagram draws its lines without end markers: every marker is an SVG element
+# of its own, and 300 packets a direction took the browser ~230 ms a redraw with markers, ~90 ms without
+# (plotly.js 4.1 in headless Chromium on this 2-core machine). The reference page (about 110) keeps them.
+_MARKERS_UP_TO = 150
 
 
 def panel_params(values: dict) -> TcpPageParams:
@@ -123,6 +127,9 @@ def _diagram_traces(result: TcpPageResult) -> go.Figure:
     pt = replace(pr.packet_trace, conn=np.zeros_like(pr.packet_trace.conn))
     fig = space_time_figure(replace(pr, packet_trace=pt), conn=0, max_packets=_DIAGRAM_PACKETS)
     _split_directions(fig)
+    packets = (len(fig.data[2].x) + len(fig.data[5].x)) // 3  # three points a packet: start, end, gap
+    mode = "lines+markers" if packets <= _MARKERS_UP_TO else "lines"
+    fig.data[2].mode = fig.data[5].mode = mode
     return fig
 
 
@@ -148,12 +155,12 @@ def merged_space_time(result: TcpPageResult, widget: bool = False) -> go.Figure:
 
 
 def _update_diagram(widget: go.Figure, result: TcpPageResult) -> None:
-    """Copy a new run's points, shapes and title into the live diagram. Names, modes and styles are the
-    same for every run (set once in ``merged_space_time``); the layout's template is not rebuilt either
-    (validating plotly_white again cost ~30 ms a move, a third of the Python side)."""
+    """Copy a new run's points, modes (markers or not), shapes and title into the live diagram. Names and
+    styles are the same for every run (set once in ``merged_space_time``); the layout's template is not
+    rebuilt either (validating plotly_white again cost ~30 ms a move, a third of the Python side)."""
     fig = _diagram_traces(result)
     for target, src in zip(widget.data, fig.data, strict=True):
-        target.update(x=src.x, y=src.y, text=src.text)
+        target.update(x=src.x, y=src.y, text=src.text, mode=src.mode)
     widget.layout.shapes = fig.layout.shapes
     widget.layout.title.text = _diagram_title(result)
 
