@@ -206,7 +206,7 @@ def start_lab(checkout: Path, workdir: Path, python: str) -> tuple[subprocess.Po
         [python, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
          "--ServerApp.token=", "--ServerApp.password=", f"--ServerApp.root_dir={served}",
          f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={workdir / 'ws'}",
-         "--LabApp.expose_app_in_browser=True", "--allow-root"],
+         "--LabApp.expose_app_in_browser=True", "--ServerApp.disable_check_xsrf=True", "--allow-root"],
         stdout=log_path.open("w"), stderr=subprocess.STDOUT, cwd=served, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
