@@ -14,11 +14,17 @@ kernel writes to its log, where widget-message handlers' errors land) during the
 (console.error + uncaught page errors) over the whole chapter; bytes the page received over the
 websockets until the chapter had run; time from opening the chapter to its first live plot (> 0 px tall).
 
-"First live plot", as a student meets it: the clock starts when the page navigates to the notebook's URL
-(JupyterLab's own load included) and stops when the first output holding both controls and a plotly plot
-shows that plot (> 0 px tall). "Run all cells" is issued as soon as the notebook's kernel is connected and
-idle, as a student clicking Run All at once would (a "Select Kernel" dialog, if one appears, is accepted
-first). The numba cache is warm (``python -m simcore warm`` runs first unless ``--no-warm``).
+"First live plot" is timed two ways, printed side by side, with the steps in between (notebook shown,
+kernel idle, each cell of Run All, the panel's controls shown, plotly.js ready, plot drawn):
+- fresh page: the clock starts when a new page navigates to the notebook's URL (JupyterLab's whole app load
+  and a kernel start included: a student following a Binder link, or ``make lab`` opening start-here) and
+  stops when the first output holding both controls and a plotly plot shows that plot (> 0 px tall);
+- running lab (the usual case in a class: the lab is open, the student opens the next chapter from the file
+  browser): one page loads JupyterLab once, then each chapter is opened with ``docmanager:open`` (its
+  kernel starts), timed from that command to its first live plot, then closed with its kernel shut down.
+"Run all cells" is issued as soon as the notebook's kernel is connected and idle, as a student clicking Run
+All at once would (a "Select Kernel" dialog, if one appears, is accepted first). The numba cache is warm
+(``python -m simcore warm`` runs first unless ``--no-warm``). ``--first-plot-only`` skips the moves.
 
 Reusable on any checkout: ``--checkout PATH`` serves PATH/labs with PATH/.venv's Python as the kernel.
 Usage: ``.venv/bin/python benchmarks/bench_browser.py [--quick] [--chapters 00_start_here ...]
@@ -52,7 +58,11 @@ MOVE_TIMEOUT_S = 60.0
 
 # Installed in every page before JupyterLab loads: timestamps of input events and of plot mutations.
 _INIT_JS = """
-window.__bench = {t0: 0, lastPlotMut: 0, firstLivePlot: 0, kstat: [], kerr: [], hooked: false};
+window.__bench = {t0: 0, lastPlotMut: 0, firstLivePlot: 0, kstat: [], kerr: [], hooked: false,
+                  phase: {}, cells: []};
+// page-clock times of the steps to the first live plot (notebook shown, panel's widgets shown, plotly.js
+// ready in the page); `cells` (filled by the kernel hook): [t, 'start' | 'done', execution count]
+const __mark = (k) => { if (!window.__bench.phase[k]) window.__bench.phase[k] = performance.now(); };
 for (const type of ['pointerup', 'change']) {
   document.addEventListener(type, () => { window.__bench.t0 = performance.now(); }, true);
 }
@@ -64,6 +74,12 @@ new MutationObserver(muts => {
 }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 setInterval(() => {
   if (window.__bench.firstLivePlot) return;
+  if (document.querySelector('.jp-Notebook .jp-Cell')) __mark('notebook');
+  if (document.querySelector('.jp-OutputArea-output .widget-slider')) __mark('widgets');
+  const live = globalThis.__simcoreLive;
+  if (live && live.plotly && !window.__bench.phase.plotlyHooked) {
+    window.__bench.phase.plotlyHooked = 1; live.plotly.then(() => __mark('plotly'));
+  }
   for (const el of document.querySelectorAll('.jp-OutputArea-output .js-plotly-plot')) {
     const out = el.closest('.jp-OutputArea-output');
     if (out.querySelector('.widget-slider, .widget-dropdown') && el.getBoundingClientRect().height > 0) {
@@ -88,6 +104,10 @@ _HOOK_KERNEL_JS = """() => {
   // notices (the kernel dropping a message to a comm it does not hold) are never counted.
   k.iopubMessage.connect((_, m) => {
     const t = m.header.msg_type, parent = (m.parent_header || {}).msg_type;
+    const pid = (m.parent_header || {}).msg_id;
+    if (t === 'execute_input') b.cells.push([performance.now(), 'start', pid, m.content.code.slice(0, 40)]);
+    if (t === 'status' && parent === 'execute_request' && m.content.execution_state === 'idle')
+      b.cells.push([performance.now(), 'done', pid, '']);
     if (parent === 'execute_request' || !b.running) return;
     if (t === 'stream' && (parent === 'comm_open' || parent === 'comm_msg')
         && /^No such comm( target registered)?:/.test(m.content.text)) return;
@@ -186,7 +206,7 @@ def start_lab(checkout: Path, workdir: Path, python: str) -> tuple[subprocess.Po
         [python, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
          "--ServerApp.token=", "--ServerApp.password=", f"--ServerApp.root_dir={served}",
          f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={workdir / 'ws'}",
-         "--LabApp.expose_app_in_browser=True", "--allow-root"],
+         "--LabApp.expose_app_in_browser=True", "--ServerApp.disable_check_xsrf=True", "--allow-root"],
         stdout=log_path.open("w"), stderr=subprocess.STDOUT, cwd=served, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
@@ -199,6 +219,16 @@ def start_lab(checkout: Path, workdir: Path, python: str) -> tuple[subprocess.Po
                 proc.kill()
                 raise RuntimeError(f"JupyterLab did not start; see {log_path}") from None
             time.sleep(0.5)
+
+
+def shutdown_sessions(url: str) -> None:
+    """Shut down every session (and its kernel) of the lab at ``url``: a page closed by the benchmark leaves
+    its notebook's kernel running, and opening that notebook again would reuse it, imports done."""
+    with urllib.request.urlopen(f"{url}/api/sessions", timeout=10) as r:
+        sessions = json.load(r)
+    for s in sessions:
+        req = urllib.request.Request(f"{url}/api/sessions/{s['id']}", method="DELETE")
+        urllib.request.urlopen(req, timeout=30).close()
 
 
 def stop_lab(proc: subprocess.Popen) -> None:
@@ -264,15 +294,8 @@ def open_chapter(browser, url: str, notebook: str, log: dict):
     t_open = time.monotonic()
     page.goto(f"{url}/lab/tree/labs/{notebook}.ipynb?reset", wait_until="domcontentloaded")
     page.wait_for_selector(".jp-Notebook", timeout=120_000)
-    deadline = time.monotonic() + 120
-    while not page.evaluate(_HOOK_KERNEL_JS):  # no fixed wait for a dialog that may never come
-        _accept_kernel_dialog(page, wait_s=0.0)
-        if time.monotonic() > deadline:
-            raise RuntimeError("no kernel")
-        time.sleep(0.1)
-    page.wait_for_function("() => { const s = window.__bench.kstat; return s.length && s[s.length-1][1] === 'idle'; }",
-                           timeout=120_000)
-    log["run_all_s"] = page.evaluate("() => performance.now()") / 1000  # page + kernel ready
+    _wait_kernel_idle(page)
+    log["run_all_s"] = page.evaluate("() => (window.__bench.runAllAt = performance.now())") / 1000
     page.evaluate("() => { window.__bench.running = true; "
                   "return window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     _wait_cells_done(page, 600)
@@ -280,7 +303,85 @@ def open_chapter(browser, url: str, notebook: str, log: dict):
     log["load_bytes"] = sum(n for _, n in log["ws_bytes"])
     first = page.evaluate("() => window.__bench.firstLivePlot")
     log["first_live_plot_s"] = first / 1000 if first else float("nan")
+    log["phases"] = phases(page, 0.0)
     return page
+
+
+def phases(page, since_ms: float) -> dict:
+    """Return the steps to the first live plot, in seconds after ``since_ms`` (page clock): 'notebook'
+    (its cells shown), 'kernel' (idle, Run All issued: ``run_all_ms`` set by the caller), 'cells' (each
+    executed cell's [start, end] up to the first plot), 'widgets' (a panel's controls shown), 'plotly'
+    (plotly.js ready in the page), 'plot' (first live plot drawn)."""
+    b = page.evaluate("() => ({phase: window.__bench.phase, cells: window.__bench.cells, "
+                      "plot: window.__bench.firstLivePlot, run: window.__bench.runAllAt || 0})")
+    sec = lambda t: round((t - since_ms) / 1000, 2) if t else float("nan")  # noqa: E731
+    out = {k: sec(b["phase"].get(k, 0)) for k in ("notebook", "widgets", "plotly")}
+    out["kernel"], out["plot"] = sec(b["run"]), sec(b["plot"])
+    cells: dict = {}
+    for t, kind, pid, code in b["cells"]:
+        if kind == "start" and not (b["plot"] and t > b["plot"]):
+            cells[pid] = [sec(t), float("nan"), code]
+        elif kind == "done" and pid in cells:
+            cells[pid][1] = sec(t)
+    out["cells"] = list(cells.values())
+    return out
+
+
+def phase_text(ph: dict) -> str:
+    """Return ``phases()`` as one line."""
+    cells = " ".join(f"[{a:.1f}-{b:.1f}]" for a, b, _code in ph["cells"])
+    return (f"notebook shown {ph['notebook']:.1f} s, kernel idle {ph['kernel']:.1f} s, cells {cells}, "
+            f"controls shown {ph['widgets']:.1f} s, plotly.js ready {ph['plotly']:.1f} s, "
+            f"plot {ph['plot']:.1f} s")
+
+
+_RESET_JS = """() => { const b = window.__bench; b.firstLivePlot = 0; b.phase = {}; b.cells = []; b.kstat = [];
+  b.kerr = []; b.hooked = false; b.running = false; b.runAllAt = 0; return performance.now(); }"""
+
+
+def _wait_kernel_idle(page, timeout_s: float = 120) -> None:
+    """Hook the current notebook's kernel (accepting a kernel dialog if one comes) and wait until it is idle."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(_HOOK_KERNEL_JS):  # no fixed wait for a dialog that may never come
+        _accept_kernel_dialog(page, wait_s=0.0)
+        if time.monotonic() > deadline:
+            raise RuntimeError("no kernel")
+        time.sleep(0.1)
+    page.wait_for_function("() => { const s = window.__bench.kstat; return s.length && s[s.length-1][1] === 'idle'; }",
+                           timeout=timeout_s * 1000)
+
+
+def open_in_running_lab(browser, url: str, notebooks: list[str]) -> dict:
+    """The other way a student opens a chapter: JupyterLab is open already (``make lab``), the chapter is
+    opened from the file browser (``docmanager:open``), its kernel starts, Run All is issued as soon as it
+    is idle. Returns {'lab_load_s', 'chapters': {name: {'first_live_plot_s', 'phases'}}}; each chapter is
+    closed and its kernel shut down before the next is opened (plotly.js stays in the page, as it would)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.add_init_script(_INIT_JS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)[:200]))
+    t = time.monotonic()
+    page.goto(f"{url}/lab/tree/labs?reset", wait_until="domcontentloaded")
+    page.wait_for_selector(".jp-DirListing-item", timeout=120_000)
+    out: dict = {"lab_load_s": time.monotonic() - t, "chapters": {}}
+    time.sleep(2.0)  # let the lab settle (extensions, settings) before the first open
+    for nb in notebooks:
+        t0 = page.evaluate(_RESET_JS)
+        page.evaluate(f"() => {{ window.jupyterapp.commands.execute('docmanager:open', "
+                      f"{{path: 'labs/{nb}.ipynb'}}); }}")
+        _wait_kernel_idle(page)
+        page.evaluate("() => { window.__bench.runAllAt = performance.now(); window.__bench.running = true; "
+                      "return window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        page.wait_for_function("() => window.__bench.firstLivePlot > 0", timeout=300_000)
+        first = page.evaluate("() => window.__bench.firstLivePlot")
+        out["chapters"][nb] = {"first_live_plot_s": (first - t0) / 1000, "phases": phases(page, t0)}
+        _wait_cells_done(page, 600)
+        page.evaluate("""async () => { const w = window.jupyterapp.shell.currentWidget;
+                         await w.sessionContext.shutdown(); w.dispose(); }""")
+        time.sleep(1.0)
+    out["page_errors"] = errors
+    page.close()
+    return out
 
 
 def _accept_kernel_dialog(page, wait_s: float = 5.0) -> None:
@@ -428,8 +529,9 @@ def bench_chapter(browser, url: str, log_path: Path, notebook: str, k: int, seed
     panels = find_panels(page)
     out = {"chapter": notebook, "panels": [], "load_s": log["load_s"], "load_bytes": log["load_bytes"],
            "first_live_plot_s": log["first_live_plot_s"], "run_all_s": log["run_all_s"],
+           "phases": log["phases"],
            "kernel_exceptions_load": tb_load}
-    for panel in panels:
+    for panel in panels if k > 0 else []:
         state0 = page.evaluate(_PANEL_STATE_JS, panel["index"])
         lat, py, undrawn, per_control = [], [], 0, {}
         tb0 = _tracebacks(log_path, page)
@@ -504,8 +606,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     ap.add_argument("--lab-log", type=Path, default=None, help="copy JupyterLab's (and the kernel's) log here")
     ap.add_argument("--no-warm", action="store_true", help="do not run `python -m simcore warm` first")
+    ap.add_argument("--first-plot-only", action="store_true", help="time the first live plots, move nothing")
+    ap.add_argument("--no-running-lab", action="store_true",
+                    help="skip the second figure (chapters opened one after another in one running lab)")
     args = ap.parse_args(argv)
-    k = 4 if args.quick else args.positions
+    k = 0 if args.first_plot_only else 4 if args.quick else args.positions
     checkout = args.checkout.resolve()
     venv_py = checkout / ".venv" / "bin" / "python"
     python = str(venv_py) if venv_py.exists() else sys.executable
@@ -517,7 +622,7 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([python, "-m", "simcore", "warm"], cwd=checkout, env=env, check=False)
     print(f"checkout {checkout}, kernel {python}, K = {k}, load average {os.getloadavg()[0]:.2f} "
           f"on {os.cpu_count()} cores", flush=True)
-    results = []
+    results, in_lab = [], None
     with tempfile.TemporaryDirectory(prefix="bench-browser-") as tmp:
         proc, url, log_path = start_lab(checkout, Path(tmp), python)
         try:
@@ -526,9 +631,13 @@ def main(argv: list[str] | None = None) -> int:
                 for nb in chapters:
                     t = time.monotonic()
                     res = bench_chapter(browser, url, log_path, nb, k)
+                    shutdown_sessions(url)
                     results.append(res)
                     print(f"{nb}: {time.monotonic() - t:.0f} s, {len(res['console_errors'])} console errors, "
                           f"load {res['load_s']:.1f} s, {res['total_bytes'] / 1e6:.1f} MB in all", flush=True)
+                if not args.no_running_lab:
+                    in_lab = open_in_running_lab(browser, url, chapters)
+                    in_lab["load_average"] = os.getloadavg()[0]
                 browser.close()
         finally:
             stop_lab(proc)
@@ -539,6 +648,7 @@ def main(argv: list[str] | None = None) -> int:
     for ch in results:
         print(f"  {ch['chapter']} first live plot {ch['first_live_plot_s']:.1f} s = page and kernel ready "
               f"{ch['run_all_s']:.1f} s + Run All to the plot {ch['first_live_plot_s'] - ch['run_all_s']:.1f} s")
+        print(f"  {ch['chapter']} steps: {phase_text(ch['phases'])}")
         for e in sorted(set(ch["console_errors"]))[:5]:
             print(f"  {ch['chapter']} console: {e[:160]}")
         for e in ch["kernel_messages"][:2]:
@@ -549,8 +659,18 @@ def main(argv: list[str] | None = None) -> int:
                   + ", ".join(f"{c} {v:.0f} ms" for c, v in slow)
                   + f"; moves with no plot change {p['undrawn_moves']}; controls past the panel's right edge "
                   f"{p['controls_overflow_px']} px")
+    if in_lab is not None:
+        print(f"First live plot with the lab already open (loaded in {in_lab['lab_load_s']:.1f} s), each chapter "
+              f"opened from the file browser, Run All once its kernel is idle (load average "
+              f"{in_lab['load_average']:.2f}; fresh page per chapter, JupyterLab's load included, beside it):")
+        fresh = {ch["chapter"]: ch["first_live_plot_s"] for ch in results}
+        for nb, r in in_lab["chapters"].items():
+            print(f"  {nb}: {r['first_live_plot_s']:.1f} s in the running lab, {fresh.get(nb, float('nan')):.1f} s "
+                  f"in a fresh page; steps: {phase_text(r['phases'])}")
+        for e in in_lab["page_errors"][:5]:
+            print(f"  running lab page error: {e}")
     if args.json:
-        args.json.write_text(json.dumps(results, indent=1))
+        args.json.write_text(json.dumps({"fresh_page": results, "running_lab": in_lab}, indent=1))
     return 0
 
 

@@ -1,8 +1,8 @@
 // Front end of simcore.livefigure.LiveFigure: one plotly.js per page, figures patched in place.
 //
-// plotly.js is not in this module: the page's own copy is used when JupyterLab's plotly extension has
-// loaded the same version (window.Plotly, after a static plotly output); otherwise it comes once per kernel as the gzipped bytes of the
-// installed plotly package's plotly.min.js, held by a single shared library widget (`_library` refers to
+// plotly.js is not in this module: the page's own copy is used when JupyterLab's plotly extension carries
+// the same version (window.Plotly, or evaluated through the extension: labPlotly); otherwise it comes once
+// per kernel as the gzipped bytes of the installed plotly package's plotly.min.js, held by a single shared library widget (`_library` refers to
 // it), unpacked once per page and shared by every figure. Python sends a full "snapshot" when a figure's
 // model appears in the page, then "patch" messages holding only the trace properties and layout keys
 // that changed (numeric arrays as binary buffers). The page itself tells the student how long a move took
@@ -43,18 +43,46 @@ const TYPED = {
 const CONFIG = { responsive: true, displaylogo: false, modeBarButtonsToRemove: ["toImage"] };
 
 // JupyterLab's own plotly renderer (the jupyterlab-plotly extension of the same plotly package) holds this
-// very plotly.js and, once it has drawn a static plotly output, leaves it in window.Plotly: reuse it then
-// rather than unpack and evaluate a second copy (about 1 s of the page's main thread).
+// very plotly.js and, once it has evaluated it, leaves it in window.Plotly: reuse it then rather than
+// unpack and evaluate a second copy (about 1 s of the page's main thread).
 function pagePlotly(version) {
   const P = globalThis.Plotly;
   return P && typeof P.react === "function" && P.version === version ? P : null;
+}
+
+// JupyterLab's plotly extension loads its plotly.js (the same file, from the same plotly package) with the
+// page, but evaluates it only when it first draws a static plotly output. Have it do so now, through the
+// extension's module-federation container and its renderer (a throwaway view of an empty figure): that
+// takes about half the main-thread time of unpacking and evaluating our own copy (0.7 s against 1.25 s on
+// a loaded 2-core machine, benchmarks/bench_browser.py), and leaves window.Plotly for every later figure.
+// Any surprise (another JupyterLab, another plotly, no extension) returns null: our own copy is used.
+async function labPlotly(version) {
+  try {
+    const container = globalThis._JUPYTERLAB && globalThis._JUPYTERLAB["jupyterlab-plotly"];
+    if (!container) return null;
+    const mod = (await container.get("./mimeExtension"))();
+    const Renderer = mod.RenderedPlotly;
+    if (!Renderer || !(Renderer.loadingPlotly instanceof Promise) || !mod.MIME_TYPE) return null;
+    let drawing = Promise.resolve();
+    if (Renderer.Plotly === null) {
+      const view = new Renderer({ mimeType: mod.MIME_TYPE });
+      drawing = view.renderModel({ data: { [mod.MIME_TYPE]: { data: [], layout: {} } }, metadata: {},
+                                   setData() {} });
+      drawing.finally(() => view.dispose()).catch(() => {});
+    }
+    await Promise.race([Renderer.loadingPlotly, drawing]);  // `drawing` fails if plotly.js did not load
+    await Renderer.loadingPlotly;
+    return pagePlotly(version) || (Renderer.Plotly && Renderer.Plotly.version === version ? Renderer.Plotly : null);
+  } catch (err) {
+    return null;
+  }
 }
 
 // Start unpacking plotly.js from the library model (at most once per page).
 function fromLibrary(library) {
   if (!LIVE.plotly) {
     LIVE.plotly = (async () => {
-      const own = pagePlotly(library.get("version"));
+      const own = pagePlotly(library.get("version")) || await labPlotly(library.get("version"));
       if (own) return own;
       const gz = library.get("bundle_gz");
       const bytes = gz instanceof DataView ? new Uint8Array(gz.buffer, gz.byteOffset, gz.byteLength) : gz;

@@ -114,8 +114,11 @@ def client_stories(result: AdmissionResult) -> list[str]:
 CURVE_POINTS = 2000  # at most this many points per demand / sent line
 # Above this many connection attempts they are drawn as short ticks in one image (``tick_image``), not as
 # markers (6,000 markers took ~1.5 s to draw in Chromium; as one SVG path ~0.1 s and 120 KB a redraw; as
-# an image a few ms and ~5 KB); hovering a client's bar still tells its attempts.
-MAX_ATTEMPT_MARKERS = 1500
+# an image a few ms and ~5 KB); hovering a client's bar still tells its attempts. Every marker is an SVG
+# element (~0.1 ms each a redraw here): at 1,500 the panel's moves to high bandwidth or few clients (800-1,500
+# attempts) drew markers; at 300 they draw the image (benchmarks/bench_browser.py, K = 8, load ~2: panel
+# p50 166 -> 132 ms, max 484 -> 299 ms).
+MAX_ATTEMPT_MARKERS = 300
 
 
 def _segment_path(seg: np.ndarray) -> str:

@@ -48,6 +48,10 @@ SS_NAME = "textbook with slow start"
 REFERENCE = TcpPageParams(rtt_ms=100.0, link_rate_bps=1e6, object_size_bytes=10_000, n_objects=5)
 REFERENCE_SEED = 1
 _DIAGRAM_PACKETS = 600
+# Above this many packets the diagram draws its lines without end markers: every marker is an SVG element
+# of its own, and 300 packets a direction took the browser ~230 ms a redraw with markers, ~90 ms without
+# (plotly.js 4.1 in headless Chromium on this 2-core machine). The reference page (about 110) keeps them.
+_MARKERS_UP_TO = 150
 
 
 def panel_params(values: dict) -> TcpPageParams:
@@ -115,19 +119,31 @@ def _split_directions(fig: go.Figure) -> None:
                     line_color=color_for("simulation"), marker_color=color_for("simulation"))
 
 
-def merged_space_time(result: TcpPageResult, widget: bool = False) -> go.Figure:
-    """Return the packet-level space-time diagram of a page download, every connection drawn between the
-    client (x = 0) and the server (x = 1), time (s) downwards (the first 600 packets)."""
+def _diagram_traces(result: TcpPageResult) -> go.Figure:
+    """Return the diagram's traces and shapes (no layout styling: a slider move copies only these)."""
     pr = result.packet
     if pr.packet_trace is None:
         raise ValueError("result has no packet trace: run simulate_page_tcp(..., trace=True)")
     pt = replace(pr.packet_trace, conn=np.zeros_like(pr.packet_trace.conn))
     fig = space_time_figure(replace(pr, packet_trace=pt), conn=0, max_packets=_DIAGRAM_PACKETS)
     _split_directions(fig)
+    packets = (len(fig.data[2].x) + len(fig.data[5].x)) // 3  # three points a packet: start, end, gap
+    mode = "lines+markers" if packets <= _MARKERS_UP_TO else "lines"
+    fig.data[2].mode = fig.data[5].mode = mode
+    return fig
+
+
+def _diagram_title(result: TcpPageResult) -> str:
     p = result.params
-    fig.update_layout(title=f"{_label(p.mode, p)}: every packet, {result.n_connections} connection"
-                            f"{'s' if result.n_connections != 1 else ''}; page done at "
-                            f"{result.response_time_s:.3f} s", height=520, template="plotly_white",
+    return (f"{_label(p.mode, p)}: every packet, {result.n_connections} connection"
+            f"{'s' if result.n_connections != 1 else ''}; page done at {result.response_time_s:.3f} s")
+
+
+def merged_space_time(result: TcpPageResult, widget: bool = False) -> go.Figure:
+    """Return the packet-level space-time diagram of a page download, every connection drawn between the
+    client (x = 0) and the server (x = 1), time (s) downwards (the first 600 packets)."""
+    fig = _diagram_traces(result)
+    fig.update_layout(title=_diagram_title(result), height=520, template="plotly_white",
                       margin=dict(l=60, r=20, t=60, b=50),
                       legend=dict(orientation="h", yanchor="top", y=-0.08, x=0))
     if widget:
@@ -139,12 +155,14 @@ def merged_space_time(result: TcpPageResult, widget: bool = False) -> go.Figure:
 
 
 def _update_diagram(widget: go.Figure, result: TcpPageResult) -> None:
-    fig = merged_space_time(result)
+    """Copy a new run's points, modes (markers or not), shapes and title into the live diagram. Names and
+    styles are the same for every run (set once in ``merged_space_time``); the layout's template is not
+    rebuilt either (validating plotly_white again cost ~30 ms a move, a third of the Python side)."""
+    fig = _diagram_traces(result)
     for target, src in zip(widget.data, fig.data, strict=True):
-        target.update(x=src.x, y=src.y, text=src.text, name=src.name, mode=src.mode, line=src.line,
-                      marker=src.marker)
+        target.update(x=src.x, y=src.y, text=src.text, mode=src.mode)
     widget.layout.shapes = fig.layout.shapes
-    widget.layout.title.text = fig.layout.title.text
+    widget.layout.title.text = _diagram_title(result)
 
 
 def _status(p: TcpPageParams, rows: list[dict]) -> str:

@@ -55,6 +55,21 @@ def test_mode_and_parallel_controls_change_diagram_and_labels():
     panel.set(parallel=1, mode="persistent")
 
 
+def test_diagram_keeps_end_markers_for_the_reference_page_only_when_few_packets():
+    panel = ch.make_panel()
+    diagram = panel.figures[1]
+    up, down = diagram.data[2], diagram.data[5]
+    # the reference page: base + 5 objects of 10 kB, about 110 packets, each drawn with its end markers
+    assert up.mode == down.mode == "lines+markers"
+    panel.set(object_kb=200.0, n_objects=20)  # hundreds of packets (the diagram stops at 600): lines only
+    assert panel.last_error is None
+    assert (len(up.x) + len(down.x)) // 3 > 150
+    assert up.mode == down.mode == "lines"
+    assert diagram.data[2].name == ch.UP_NAME and diagram.data[5].name == ch.DOWN_NAME  # styles kept
+    panel.set(object_kb=10.0, n_objects=5)
+    assert up.mode == down.mode == "lines+markers"
+
+
 def test_merged_space_time_needs_a_trace():
     with pytest.raises(ValueError, match="trace"):
         ch.merged_space_time(simulate_page_tcp(TcpPageParams(), 0, trace=False))
