@@ -208,8 +208,13 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     st["t_end"] = sc.duration_s
     st["has_relays"] = int((relay_of >= 0).any())
     st["n_known"] = known_t.shape[0]
-    # np.zeros maps its pages lazily: a generous first guess costs only the rows written (a rerun costs a run)
-    tr_rows = caps.get("trace", 1 << 18) if trace else 1
+    # np.zeros maps its pages lazily: a generous first guess costs only the rows written, while a trace that
+    # overflows costs a whole second run. Each trace has its own size (a run writes ~1.5 queue samples and
+    # ~0.13 cwnd samples per packet record): the first guesses hold 4 bulk flows at 100 Mbit/s for 20 s
+    # (the primer's largest setting at its default length: 0.71 M packet records).
+    tr_pkt_rows = caps.get("trace_pkt", 1 << 20) if trace else 1
+    tr_tcp_rows = caps.get("trace_tcp", 1 << 18) if trace else 1
+    tr_queue_rows = caps.get("trace_queue", 3 << 19) if trace else 1
     S = L.State(
         half=half, conn=conn, seg=np.zeros((rows, seg_cap), L.SEG), ooo=np.zeros((rows, ooo_cap), L.OOO),
         seg_free=np.arange(rows - 1, -1, -1, dtype=np.int64), ooo_free=np.arange(rows - 1, -1, -1, dtype=np.int64),
@@ -221,12 +226,13 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         ssn_next=np.zeros((nh if (conn["proto"] == L.PROTO_SCTP).any() else 1, int(msg["stream"].max()) + 1),
                           np.int64),
         cbr=cbr, cbr_sched=_pieces(cb_t, cb_r), cbr_rec=np.zeros((max(n_cbr_expected, caps.get("cbr", 0), 1), 3)),
-        tr_pkt=np.zeros((tr_rows, L.TRP_N)), tr_tcp=np.zeros((tr_rows, 9)), tr_queue=np.zeros((tr_rows, 4)),
+        tr_pkt=np.zeros((tr_pkt_rows, L.TRP_N)), tr_tcp=np.zeros((tr_tcp_rows, 9)),
+        tr_queue=np.zeros((tr_queue_rows, 4)),
         heap_t=ht, heap_s=hs, heap_k=hk, heap_a=ha, heap_m=hm,
         lane=np.zeros((L.N_LANES, min(1 << 16, pool + 4 * nh + 64)), L.LANE), laneq=_empty_lanes(),
         known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
     )
-    return S, pool, heap_cap, tr_rows, S.cbr_rec.shape[0]
+    return S, pool, heap_cap, S.cbr_rec.shape[0]
 
 
 def _empty_lanes() -> np.ndarray:
@@ -469,7 +475,7 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     seed_vals = rng.integers(0, 2**64, size=max(nl, 1), dtype=np.uint64, endpoint=False)
     caps: dict = {}
     while True:
-        S, pool, heap_cap, tr_rows, cbr_rows = _build(scenario, seed_vals, trace, caps)
+        S, pool, heap_cap, cbr_rows = _build(scenario, seed_vals, trace, caps)
         S = run_to_end(S)
         st = S.st[0]
         flags = int(st["flags"])
@@ -483,8 +489,12 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
             caps["rings_full"] = True
         if flags & L.OVF_ROWS:
             caps["rows_full"] = True
-        if flags & (L.OVF_PKTTR | L.OVF_TCPTR | L.OVF_QTR):  # the counts went on past the capacity
-            caps["trace"] = int(max(st["n_pkttr"], st["n_tcptr"], st["n_qtr"])) + 1
+        if flags & L.OVF_PKTTR:  # the counts went on past the capacity: the rerun's size is exact
+            caps["trace_pkt"] = int(st["n_pkttr"]) + 1
+        if flags & L.OVF_TCPTR:
+            caps["trace_tcp"] = int(st["n_tcptr"]) + 1
+        if flags & L.OVF_QTR:
+            caps["trace_queue"] = int(st["n_qtr"]) + 1
         if flags & L.OVF_CBR:
             caps["cbr"] = int(st["n_cbrrec"]) + 1
     # Initial sequence numbers of captures (``PacketResult.to_pcap``): from a generator seeded with the link

@@ -4,6 +4,7 @@ that outgrows its row tables (paused, grown, resumed) gives bit-identical result
 import numpy as np
 
 from simcore.packet import LinkParams, Scenario, chain, request_response_scenario, simulate
+from simcore.packet import _layout as L
 from simcore.packet.simulate import _build, _result, run_to_end
 
 
@@ -47,3 +48,22 @@ def test_many_concurrent_connections_grow_the_tables_and_resume():
     _, full = _run(sc, {"rows_full": True})
     _same(grown, full)
     assert np.isfinite(grown.message_done_s).all()
+
+
+def test_a_trace_that_overflows_is_counted_on_and_each_trace_resized_exactly():
+    # Trace tables of 10 rows: the run sets each overflow flag, keeps counting, and simulate's rerun sizes
+    # each trace from its own count, so the traced result equals the counts the overflowing run reported.
+    link = LinkParams(rate_bps=10e6, delay_s=0.01, queue_packets=100)
+    sc = request_response_scenario(chain(1, link), 0, 1, 200, [30_000] * 5, persistent=True, duration_s=10.0)
+    seeds = np.random.default_rng(0).integers(0, 2**64, size=len(sc.network.links), dtype=np.uint64)
+    small = {"trace_pkt": 10, "trace_tcp": 10, "trace_queue": 10}
+    X = run_to_end(_build(sc, seeds, True, small)[0])
+    st = X.st[0]
+    assert st["flags"] & L.OVF_PKTTR and st["flags"] & L.OVF_TCPTR and st["flags"] & L.OVF_QTR
+    n = (int(st["n_pkttr"]), int(st["n_tcptr"]), int(st["n_qtr"]))
+    assert min(n) > 10
+    exact = {"trace_pkt": n[0], "trace_tcp": n[1], "trace_queue": n[2]}
+    Y = run_to_end(_build(sc, seeds, True, exact)[0])
+    assert Y.st[0]["flags"] == 0
+    assert (Y.tr_pkt.shape[0], Y.tr_tcp.shape[0], Y.tr_queue.shape[0]) == n  # three sizes, not the largest
+    assert int(Y.st[0]["events"]) == int(st["events"])  # tracing never changes the run
