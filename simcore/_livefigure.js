@@ -78,11 +78,17 @@ async function labPlotly(version) {
   }
 }
 
+// How long to wait for the extension's plotly.js before unpacking our own (it takes ~0.7 s when it works).
+const LAB_PLOTLY_WAIT_MS = 5000;
+
 // Start unpacking plotly.js from the library model (at most once per page).
 function fromLibrary(library) {
   if (!LIVE.plotly) {
     LIVE.plotly = (async () => {
-      const own = pagePlotly(library.get("version")) || await labPlotly(library.get("version"));
+      const own = pagePlotly(library.get("version")) || await Promise.race([
+        labPlotly(library.get("version")),
+        new Promise((resolve) => setTimeout(() => resolve(null), LAB_PLOTLY_WAIT_MS)),  // never hang on it
+      ]);
       if (own) return own;
       const gz = library.get("bundle_gz");
       const bytes = gz instanceof DataView ? new Uint8Array(gz.buffer, gz.byteOffset, gz.byteLength) : gz;
