@@ -22,7 +22,7 @@ def _send_pure_ack(S, s, t):
     send_packet(S, s, t, 0, S.half[s].snd_nxt, 0, 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _fin_received(S, r, t):
     """Everything up to the FIN of half ``r`` has arrived in order: free its out-of-order row, and answer
     with our own FIN (passive close) or enter TIME-WAIT (active closer; 2 MSL not simulated)."""
