@@ -40,14 +40,18 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
 
   - ``inline="always"`` (numba inlines the function's IR at the call site; no library of its own): thin
     glue, i.e. the dispatchers of ``_transport`` (but ``close_half``, below), TCP's handlers of rare events
-    (``tcp_open``, ``tcp_rto``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's
+    (``tcp_open``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's
     ``deliver`` and ``maybe_close``, ``inject``, ``_send_new``, ``_cbr_emit``; and functions with one caller
     that are off the per-packet path (``write``, ``on_rto``, ``_sack_send``, SCTP's ``_handshake``), TCP's
     arrival handler ``tcp_arrive`` (one caller, the event loop) and SCTP's SACK handler ``on_sack`` (one
     caller, ``_arrive``): a library of their own would be compiled and then compiled again inside their
     caller's (``tcp_arrive``'s was 10% of the compile). Glue aside, not for a function with several callers:
     numba re-reads, re-types and re-lowers its IR at each (``send_segment``, inlined at its eight callers,
-    cost 7 s of the cold compile; ``sctp_packet_fast`` at two, 2.5 s).
+    cost 7 s of the cold compile; ``sctp_packet_fast`` at two, 2.5 s) Inlined IR is copied again at every level
+    of inlining above it (``run`` copies ``on_arrival``, which copied ``tcp_arrive``, which copied ``deliver`` ...,
+    at a cost that grows with the square of the copied function's size): no wrapper that only calls another
+    (``_tcp_events.tcp_rto`` *is* ``_tcp.on_rto``), and nothing added to a deeply inlined function lightly
+    (``_app._feed_relays`` or ``_transport.close_half`` inlined there made the cold compile 2-4 s slower).
   - ``forceinline=True`` (LLVM inlines the compiled function): the per-packet hot path only, i.e.
     ``link_enqueue`` and its helpers, the packet pool and heap push, a packet's arrival at its host
     (``on_segment``, ``on_ack``), window, timer and RTT helpers.

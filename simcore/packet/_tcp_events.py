@@ -103,7 +103,6 @@ def tcp_close(S, h, t):
     outline(try_send, (S, h, t))
 
 
-@njit(cache=True, inline="always")
-def tcp_rto(S, h, t):
-    """The retransmission timer of half ``h`` has expired."""
-    on_rto(S, h, t)
+# The retransmission timer of half ``h`` has expired: ``_tcp.on_rto`` itself (not a wrapper calling it: numba
+# would copy on_rto's IR once more to inline the wrapper).
+tcp_rto = on_rto
