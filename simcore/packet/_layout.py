@@ -51,7 +51,8 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
     of inlining above it (``run`` copies ``on_arrival``, which copied ``tcp_arrive``, which copied ``deliver`` ...,
     at a cost that grows with the square of the copied function's size): no wrapper that only calls another
     (``_tcp_events.tcp_rto`` *is* ``_tcp.on_rto``), and nothing added to a deeply inlined function lightly
-    (``_app._feed_relays`` or ``_transport.close_half`` inlined there made the cold compile 2-4 s slower).
+    (inlining ``_app._feed_relays`` and ``_transport.close_half`` there, to save their libraries, made the cold
+    compile ~4 s slower before ``_numba_fixes`` below, and gained nothing after).
   - ``forceinline=True`` (LLVM inlines the compiled function): the per-packet hot path only, i.e.
     ``link_enqueue`` and its helpers, the packet pool and heap push, a packet's arrival at its host
     (``on_segment``, ``on_ack``), window, timer and RTT helpers.
@@ -76,6 +77,10 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
   library's size and each kernel's signatures: check them when moving a function from one group to
   another (while ``S`` went by value, IR-inlining ``tcp_arrive`` instead of ``forceinline`` cut events/s
   tenfold; with ``StateRef`` it costs nothing at run time and saves a tenth of the compile).
+
+numba's own compile-time waste in IR inlining and typing is fixed while the kernels compile
+(``_numba_fixes.compile_fixes``, entered by ``simulate.run_to_end`` until ``_kernel.run`` is compiled): same
+compiled code, ~4 s less.
 
 numba's cache does not notice a change in a *callee's* file (and inlined callees live inside their
 callers); ``simcore._cache_guard`` therefore drops simcore's numba caches whenever a file with numba code
