@@ -19,7 +19,8 @@ code, hence every result, is the same; it only takes less time (together about 4
   dicts ...) before the array's own; each looks up its cache with a key holding the compiler flags, whose
   hash and equality call ``TargetConfig.values()``, a dict of ~40 options built through one Python
   property each: some 200,000 calls, ~3 s, for the packet kernels. Fixed: the same dict, made from the
-  class's defaults updated with the options set.
+  class's defaults updated with the options set; the hash (of the option names only) computed once per
+  class; equality true at once when both set the same options to the same values.
 """
 
 from __future__ import annotations
@@ -49,7 +50,30 @@ def fast_values(self) -> dict:
     return out
 
 
+_HASHES: dict = {}  # TargetConfig subclass -> the hash of each of its instances
+
+
+def fast_hash(self) -> int:
+    """``TargetConfig.__hash__``: numba hashes the sorted keys of ``values()``, i.e. the class's option names."""
+    cls = type(self)
+    h = _HASHES.get(cls)
+    if h is None:
+        h = _HASHES[cls] = hash(tuple(sorted(fast_values(self))))
+    return h
+
+
+def fast_eq(self, other):
+    """``TargetConfig.__eq__`` (equal ``values()``), at once when both set the same options alike."""
+    if not isinstance(other, targetconfig.TargetConfig):
+        return NotImplemented
+    if type(self) is type(other) and self._values == other._values:
+        return True
+    return fast_values(self) == fast_values(other)
+
+
 _ORIGINAL_VALUES = targetconfig.TargetConfig.values
+_ORIGINAL_HASH = targetconfig.TargetConfig.__hash__
+_ORIGINAL_EQ = targetconfig.TargetConfig.__eq__
 _ORIGINAL_INLINE_IR = inline_closurecall.InlineWorker.inline_ir
 
 # (numba's line, ours) in the source of InlineWorker.inline_ir, dedented
@@ -88,10 +112,14 @@ def compile_fixes():
     """Within: numba uses the two fixes of this module's doc (process-wide, restored on exit)."""
     with _LOCK:
         targetconfig.TargetConfig.values = fast_values
+        targetconfig.TargetConfig.__hash__ = fast_hash
+        targetconfig.TargetConfig.__eq__ = fast_eq
         if FAST_INLINE_IR is not None:
             inline_closurecall.InlineWorker.inline_ir = FAST_INLINE_IR
         try:
             yield
         finally:
             targetconfig.TargetConfig.values = _ORIGINAL_VALUES
+            targetconfig.TargetConfig.__hash__ = _ORIGINAL_HASH
+            targetconfig.TargetConfig.__eq__ = _ORIGINAL_EQ
             inline_closurecall.InlineWorker.inline_ir = _ORIGINAL_INLINE_IR

@@ -31,6 +31,19 @@ def test_fast_values_is_numbas_values(flags):
     assert ours["nrt"] == flags.nrt and ours["error_model"] == flags.error_model
 
 
+def test_fast_hash_and_eq_are_numbas():
+    flags = list(_flag_sets())
+    other = Flags()
+    other.error_model = "python"  # numba's default, set explicitly: equal to Flags(), with a different _values
+    flags.append(other)
+    for a in flags:
+        assert F.fast_hash(a) == F._ORIGINAL_HASH(a)
+        for b in flags:
+            assert F.fast_eq(a, b) == F._ORIGINAL_EQ(a, b)
+    assert F.fast_eq(Flags(), other) and not F.fast_eq(flags[0], flags[1])
+    assert F.fast_eq(Flags(), 3) is NotImplemented
+
+
 def test_flags_hash_and_equality_unchanged_under_the_fix():
     a, b = Flags(), Flags()
     b.error_model = "numpy"
@@ -51,6 +64,8 @@ def test_fixes_are_undone_on_exit_even_after_an_error():
         assert inline_closurecall.InlineWorker.inline_ir is F.FAST_INLINE_IR
         raise RuntimeError
     assert targetconfig.TargetConfig.values is F._ORIGINAL_VALUES
+    assert targetconfig.TargetConfig.__hash__ is F._ORIGINAL_HASH
+    assert targetconfig.TargetConfig.__eq__ is F._ORIGINAL_EQ
     assert inline_closurecall.InlineWorker.inline_ir is F._ORIGINAL_INLINE_IR
 
 
