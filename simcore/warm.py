@@ -60,8 +60,9 @@ def _warm_delay() -> None:
 # quiet machine's wall time comes to); shown to a student whose first run will compile them.
 # With SCTP merged, after compile4's trims (2026-11-24): 31-35 s CPU beside main's 43-54 s in side-by-side runs
 # on the busy machine (~ -20 %); 35 stays as the rounded-up figure.
-# After compile5 (error_model="numpy", _numba_fixes, 2026-11-24): 26.0-30.7 s CPU beside main's 32.0-35.7 s in
-# five side-by-side (simultaneous) runs on the busy machine (-15 % to -19 %); 30 is the rounded-up figure.
+# After compile5 (error_model="numpy", _numba_fixes, 2026-11-24): 22.9-30.7 s CPU beside main's 29.5-35.7 s in
+# side-by-side runs on the busy machine (-15 % to -22 %; 22.9 s CPU / 26.1 s wall at load 2); 30 is the
+# rounded-up figure.
 PACKET_COMPILE_S = 30
 
 
