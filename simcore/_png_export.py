@@ -29,8 +29,9 @@ def _local_plotlyjs() -> str:
 
 def export_pngs(figures: dict[Path, go.Figure], *, width: int = 900, height: int = 500,
                 timeout_s: float = 240.0, attempts: int = 2) -> None:
-    """Write each figure as a PNG at its path (width x height pixels); raise RuntimeError if kaleido
-    fails, or overruns ``timeout_s`` seconds ``attempts`` times."""
+    """Write each figure as a PNG at its path (width x height pixels; a figure whose layout sets its own
+    height keeps it, so a 2 x 2 grid drawn for 640 px is not squeezed into 500); raise RuntimeError if
+    kaleido fails, or overruns ``timeout_s`` seconds ``attempts`` times."""
     if not figures:
         return
     with tempfile.TemporaryDirectory(prefix="simcore-png-") as tmp:
@@ -38,7 +39,7 @@ def export_pngs(figures: dict[Path, go.Figure], *, width: int = 900, height: int
         for i, (path, fig) in enumerate(figures.items()):
             spec = Path(tmp) / f"{i}.json"
             spec.write_text(fig.to_json(), encoding="utf-8")
-            jobs.append([str(spec), str(Path(path).resolve())])
+            jobs.append([str(spec), str(Path(path).resolve()), fig.layout.height or height])
         job_file = Path(tmp) / "jobs.json"
         job_file.write_text(json.dumps({"width": width, "height": height, "jobs": jobs}))
         for _ in range(attempts):
@@ -64,9 +65,9 @@ def _main(job_file: str) -> int:
     opts = {"format": "png", "width": spec["width"], "height": spec["height"], "scale": 1}
     kaleido.start_sync_server(mathjax=False, plotlyjs=_local_plotlyjs(), timeout=60, silence_warnings=True)
     try:
-        for fig_json, png_path in spec["jobs"]:
+        for fig_json, png_path, fig_height in spec["jobs"]:
             fig = json.loads(Path(fig_json).read_text(encoding="utf-8"))
-            Path(png_path).write_bytes(kaleido.calc_fig_sync(fig, opts=opts))
+            Path(png_path).write_bytes(kaleido.calc_fig_sync(fig, opts={**opts, "height": fig_height}))
     finally:
         kaleido.stop_sync_server(silence_warnings=True)
     return 0

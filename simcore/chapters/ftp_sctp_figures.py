@@ -125,6 +125,12 @@ def draw_cwnd(fig: go.Figure, runs: dict[str, tuple]) -> None:
         tr.update(x=[], y=[], visible=False)
 
 
+def space_time_height_px(span_s: float) -> int:
+    """Return a space-time diagram's height: taller for a longer session (so designs compare by eye), 120 px
+    per second over a floor of 320 px that keeps the shortest sessions readable, at most 12 s."""
+    return 320 + int(120 * min(span_s, 12.0))
+
+
 def space_time_figure(curve: str, params: FtpParams | None = None, seed: int = 0, t_max_s: float | None = None
                       ) -> go.Figure:
     """Return a figures 2/3-style space-time diagram of one session of ``curve``: client at x = 0, server
@@ -138,7 +144,7 @@ def space_time_figure(curve: str, params: FtpParams | None = None, seed: int = 0
     t_end = t_end if t_max_s is None else min(t_end, t0 + t_max_s)
     fig = new_figure(title=f"{CURVE_LABELS[curve]}: one session ({p.n_files} x {p.file_size_bytes} B, loss "
                            f"{loss_label(p.loss)}, seed {seed}); mget takes {t.time_s:.3f} s",
-                     yaxis_title="time since mget (s)", height=200 + int(140 * min(t_end - t0, 12)))
+                     yaxis_title="time since mget (s)", height=space_time_height_px(t_end - t0))
     sent = np.flatnonzero((pt.kind == 0) & (pt.time_s >= t0) & (pt.time_s <= t_end))
     end = {int(u): j for j, u in zip(np.flatnonzero(pt.kind > 0), pt.uid[pt.kind > 0], strict=True)}
     for role in ("control", "data", "single"):

@@ -44,11 +44,21 @@ def curves(rows: list[dict] | None = None) -> dict[str, dict[str, np.ndarray]]:
     return out
 
 
+def _display(label: str) -> str:
+    """Return a curve's label as a legend shows it ("1 connection", not the stored key "1 connections")."""
+    return "1 connection" if label == "1 connections" else label
+
+
+# Legends of the static figures go under the plot: above it, two rows of entries ran into the title.
+_LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.15, x=0)
+_LEGEND_BELOW_GRID = dict(orientation="h", yanchor="top", y=-0.13, x=0)  # 2 x 2 grids: under the x titles
+
+
 def _lines(fig, data, y_key, scale=1.0, row=None, col=None, showlegend=True):
     for label, c in data.items():
         kw = dict(row=row, col=col) if row else {}
         fig.add_trace(go.Scatter(x=c["presented_load_bps"] / 1e6, y=c[y_key] * scale, mode="lines+markers",
-                                 name=label, legendgroup=label, showlegend=showlegend,
+                                 name=_display(label), legendgroup=label, showlegend=showlegend,
                                  line=dict(color=CURVE_COLOR[label], width=2), marker=dict(size=5)), **kw)
 
 
@@ -74,6 +84,7 @@ def figure4(rows: list[dict] | None = None) -> go.Figure:
     fig.add_trace(go.Scatter(x=[0, 0.45], y=[0, 450], mode="lines", name="carried = presented",
                              line=dict(color="#bbb", width=1)))
     fig.update_yaxes(range=[0, 480])
+    fig.update_layout(legend=_LEGEND_BELOW, margin=dict(b=120), height=480)
     return fig
 
 
@@ -84,7 +95,7 @@ def figure5a(data: dict | None = None) -> go.Figure:
                      xaxis_title="presented NZ-bound load (Mbit/s)", yaxis_title="carried NZ-bound load (Mbit/s)",
                      height=460)
     _lines(fig, data, "carried_nz_bound_bps", 1e-6)
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.15, x=0), margin=dict(b=110))
+    fig.update_layout(legend=_LEGEND_BELOW, margin=dict(b=110))
     xmax = max(float(c["presented_load_bps"].max()) for c in data.values()) / 1e6
     fig.add_trace(go.Scatter(x=[0, E3_BPS / 1e6 / PAPER_SLOPE], y=[0, E3_BPS / 1e6], mode="lines",
                              name="paper's slope 1.09", line=dict(dash="dash", color=PAPER_COLOR)))
@@ -100,7 +111,7 @@ def figure5b(data: dict | None = None) -> go.Figure:
                      xaxis_title="presented NZ-bound load (Mbit/s)",
                      yaxis_title="mean sample-page latency (s)", height=460)
     _lines(fig, data, "sample_latency_mean_s")
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.15, x=0), margin=dict(b=110))
+    fig.update_layout(legend=_LEGEND_BELOW, margin=dict(b=110))
     fig.update_yaxes(type="log")
     return fig
 
@@ -116,7 +127,7 @@ def figure6(data: dict | None = None) -> go.Figure:
     for i, k in enumerate(keys):
         _lines(fig, data, k, 1 / 1024, row=i // 2 + 1, col=i % 2 + 1, showlegend=i == 0)
     fig.update_layout(template="plotly_white", height=640, title="Figure 6: router buffer use (KB; 512 KB each)",
-                      legend=dict(orientation="h", y=-0.12))
+                      legend=_LEGEND_BELOW_GRID, margin=dict(b=130))
     fig.update_xaxes(title_text="presented load (Mbit/s)", row=2)
     return fig
 
@@ -135,7 +146,8 @@ def figure7(data: dict | None = None) -> go.Figure:
                              line=dict(dash="dash", color=PAPER_COLOR)), row=2, col=2)
     fig.update_yaxes(type="log", row=1, col=2)
     fig.update_yaxes(type="log", row=1, col=1)
-    fig.update_layout(template="plotly_white", height=640, title="Figure 7", legend=dict(orientation="h", y=-0.12))
+    fig.update_layout(template="plotly_white", height=640, title="Figure 7", legend=_LEGEND_BELOW_GRID,
+                      margin=dict(b=130))
     fig.update_xaxes(title_text="presented load (Mbit/s)", row=2)
     return fig
 

@@ -14,8 +14,8 @@ import math
 
 from numba import njit
 
-from ._layout import EV_DELACK
-from ._link import push
+from ._lane import lane_push
+from ._layout import EV_DELACK, LANE_DELACK
 
 __all__ = ["delack_arm", "delack_cancel", "delack_fired"]
 
@@ -31,7 +31,7 @@ def delack_arm(S, r, t):
     fire = t + d
     if S.conn[r >> 1].delack_ticks == 1:  # BSD: the next tick of a clock of period d
         fire = (math.floor(t / d) + 1.0) * d
-    push(S, fire, EV_DELACK, half[r].dack_gen * half.shape[0] + r)
+    lane_push(S, LANE_DELACK, fire, EV_DELACK, half[r].dack_gen * half.shape[0] + r)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

@@ -16,6 +16,7 @@ from simcore.engine import heap_pop
 
 from . import _layout as L
 from ._app import write
+from ._lane import lane_first, lane_pop
 from ._link import alloc, fluid_advance, fluid_chunks, inject, link_enqueue, push, release, trace_pkt
 from ._outline import outline
 from ._stateref import by_ref
@@ -97,17 +98,18 @@ def run(state):
     kk = S.known_k
     ka = S.known_a
     n_known = st.n_known
-    while hm[0] > 0 or st.known_next < n_known:
+    while True:
         if st.flags & (L.OVF_POOL | L.OVF_HEAP | L.OVF_RING | L.OVF_ROWS):
             break
         # an event takes at most one row of each table: pause for more before none is left
         if (st.seg_free == 0 and seg_rows < nh) or (st.ooo_free == 0 and ooo_rows < nh):
             st.flags |= L.PAUSE_ROWS
             break
-        # the earlier of the next known event and the heap's first; a tie goes to the known event, whose
-        # number is below every number in the heap (the heap's numbering starts at n_known)
+        # the earliest of the next known event, the heap's first and the timer lanes' first (_lane); a tie
+        # goes to the known event, whose number is below every other (the heap's numbering starts at n_known)
         i = st.known_next
-        if i < n_known and (hm[0] == 0 or kt[i] <= ht[0]):
+        q, td = lane_first(S)  # q = -1: the heap's first is next (td = its time, inf when none is left)
+        if i < n_known and kt[i] <= td:
             t = kt[i]
             if t > t_end:
                 break
@@ -115,9 +117,13 @@ def run(state):
             a = ka[i]
             st.known_next = i + 1
         else:
-            if ht[0] > t_end:
+            if td > t_end:  # inf: no event left
                 break
-            t, k, a = heap_pop(ht, hs, hk, ha, hm)
+            if q >= 0:
+                t = td
+                k, a = lane_pop(S, q)
+            else:
+                t, k, a = heap_pop(ht, hs, hk, ha, hm)
         events += 1
         if k == L.EV_ARRIVE:
             path = pkt[a].path

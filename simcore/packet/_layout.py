@@ -9,7 +9,10 @@ another entity fails at compile time. Ring-like tables stay 2-D record arrays (`
 The events known before the run (opens and writes at a given time, CBR starts) are not in the heap but in
 ``S.known_t``, ``known_k``, ``known_a``, sorted by (time, number), read at the cursor ``st.known_next``;
 ``_kernel.run`` merges them with the heap in (time, number) order. At the paper's scale they are most of
-the pending events, and in the heap every push of a near event sifted up past them all.
+the pending events, and in the heap every push of a near event sifted up past them all. Events pushed in
+time order (delayed-ACK timers, BSD retransmission timers of the same tick count, arrivals over the links
+of largest bandwidth-delay product) wait in FIFO lanes beside the heap (``S.lane``, ``_lane.py``), numbered
+as heap events, and ``run`` takes the earliest of the three.
 
 A *half* ``h = 2 * conn + d`` is one direction of a connection: ``d = 0`` carries data client -> server,
 ``d = 1`` server -> client. The sender of half ``h`` and the receiver of half ``h ^ 1`` live at the same
@@ -54,7 +57,7 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
     (inlining ``_app._feed_relays`` and ``_transport.close_half`` there, to save their libraries, made the cold
     compile ~4 s slower before ``_numba_fixes`` below, and gained nothing after).
   - ``forceinline=True`` (LLVM inlines the compiled function): the per-packet hot path only, i.e.
-    ``link_enqueue`` and its helpers, the packet pool and heap push, a packet's arrival at its host
+    ``link_enqueue`` and its helpers, the packet pool, heap and lane push and pop, a packet's arrival at its host
     (``on_segment``, ``on_ack``), window, timer and RTT helpers.
   - plain calls: everything else, including per-packet functions that are large and called from many places
     (``send_packet``, ``try_send``, ``sctp_send``: with ``S`` a pointer a call costs a few ns, and
@@ -192,7 +195,15 @@ def _dtype(ints: str, floats: str = "", arrays: tuple = ()) -> np.dtype:
                     + [(n, np.int64, shape) for n, shape in arrays])
 
 
-# One row per half-connection. Sender of this half:
+def _ordered_dtype(fields: str) -> np.dtype:
+    """A record dtype with its fields in the order given: int64, float64 when the name ends in ``:f``, an int64
+    sub-array of n when it ends in ``:n``.
+    Code reads fields by name, so the order is only the memory layout: fields read together sit together."""
+    return np.dtype([(n[:-2], np.float64) if n.endswith(":f") else (n[:-2], np.int64, (int(n[-1]),)) if n[-2:-1] == ":"
+                     else (n, np.int64) for n in fields.split()])
+
+
+# One row per half-connection (fields listed below by role; HALF orders them hot first). Sender of this half:
 #   state (S_*), snd_una/snd_nxt/snd_max, write_end (end of the bytes available to send), fin_seq (-1 while
 #   no FIN is queued), stream_end (end of the messages written so far), dupacks, recover, in_rec,
 #   rtt_seq (ack that ends the timed segment, -1 none), rto_gen, rto_ev (1 while an RTO event is in the
@@ -208,14 +219,16 @@ def _dtype(ints: str, floats: str = "", arrays: tuple = ()) -> np.dtype:
 #   2 delayed), fin_rcvd, rcv_fin (seq of the FIN seen, -1), n_dupseg, segs_rcvd.
 # Floats: cwnd, ssthresh, srtt (< 0 before the first sample), rttvar, rto, rtt_t0, rto_deadline (inf
 #   when stopped), rto_ev_t (time of the pending RTO event), last_send, est_t, fin_acked_t, fin_rcvd_t.
-HALF = _dtype(
-    "state snd_una snd_nxt snd_max write_end fin_seq dupacks recover in_rec rtt_seq rto_gen rto_ev seg_head "
-    "seg_n seg_nxt n_retx n_timeout n_fretx n_segs rec_epoch syn_retx rcv_started rcv_nxt ooo_n ooo_clock "
-    "dack_bytes dack_gen fin_rcvd msg_head msg_tail n_dupseg segs_rcvd rcv_fin ack_owed dack_armed partials "
-    "stream_end lt_bytes rescue_epoch seg_row ooo_row "
-    "tsn_head sphase sack_pkts snd_msg n_marked dup_tsn avail_m",
-    "cwnd ssthresh srtt rttvar rto rtt_t0 rto_deadline rto_ev_t last_send est_t fin_acked_t fin_rcvd_t "
-    "flight pba peer_rwnd abort_t")
+HALF = _ordered_dtype(
+    # hot, per packet, in the order a segment's arrival reads them (the receiver of half r, then the sender of
+    # half r ^ 1, which takes the ACK it carries and sends): the first 6 of the row's 8 cache lines
+    "rcv_started rcv_nxt ack_owed dack_bytes dack_armed dack_gen ooo_n ooo_row rcv_fin fin_rcvd segs_rcvd "
+    "state snd_una snd_nxt snd_max dupacks in_rec recover rtt_seq rtt_t0:f cwnd:f ssthresh:f seg_row seg_head "
+    "seg_n seg_nxt write_end fin_seq stream_end lt_bytes partials rec_epoch srtt:f rttvar:f rto:f rto_deadline:f "
+    "rto_ev rto_ev_t:f rto_gen last_send:f n_segs msg_head msg_tail avail_m "
+    # cold: counters, rare paths, SCTP
+    "n_dupseg n_retx n_timeout n_fretx syn_retx rescue_epoch ooo_clock est_t:f fin_acked_t:f fin_rcvd_t:f "
+    "tsn_head sphase sack_pkts snd_msg n_marked dup_tsn flight:f pba:f peer_rwnd:f abort_t:f")
 # SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (SP_*: handshake and shutdown),
 # sack_pkts (packets with DATA not yet acknowledged, for the delayed SACK), snd_msg (message holding snd_max, -1
 # unknown), n_marked (chunks marked for retransmission), dup_tsn (receiver: a duplicate TSN received since its last
@@ -234,11 +247,13 @@ HALF = _dtype(
 # delack / delack_s = delayed SACK): mtu, max_burst, burst_pkts (1: Max.Burst counts packets), miss_thr, htna,
 # fast_rec, ss_min / idle_min (floors in MTUs), sack_every, cookie (bytes), cookie_data (1: DATA may ride on
 # COOKIE-ECHO), max_init (Max.Init.Retransmits).
-CONN = _dtype("proto client server variant mss rwnd iw delack idle_restart closer fin_queued opened multistream "
-              "hdr dupthresh limited_tx delack_ticks "
-              "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data max_init",
-              "min_rto max_rto init_rto delack_s open_t timewait_t closed_t init_ssthresh tick_s",
-              (("total", (2,)), ("written", (2,)), ("done", (2,))))
+CONN = _ordered_dtype(
+    # hot, per packet: the first 3 cache lines
+    "proto mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart tick_s:f "
+    "min_rto:f max_rto:f multistream closer fin_queued opened total:2 written:2 done:2 "
+    # cold: set-up, close and SCTP
+    "client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f "
+    "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data max_init")
 
 # Sender's scoreboard, one row per open sending half, a ring of its sent segments: start seq, len (seq
 # space), flags (G_*), epoch (recovery epoch in which it was last retransmitted).
@@ -258,20 +273,32 @@ PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chu
 # SACK_BLOCKS gap blocks as TSN ranges [lo, hi)), wnd (a_rwnd), ndup / dup (duplicate TSNs reported: 0 or 1, and that
 # TSN); seq/seqlen give the bytes of the DATA chunks (consecutive TSNs from tsn).
 
-# One row per link: qlim (packets), qlim_bytes (0 = none), hdr, ring_head/ring_n/ring_base/ring_cap (its
-# ring: entries [base, base + cap) of S.ring), flu_ptr/flu_p0/flu_p1 (its pieces of S.fluid), n_tx,
-# n_drop_q, n_drop_l, has_fluid (0 none, 1 continuous, 2 chunks of packet size), n_offered (numbers the
-# forced drops), drop_ptr/drop_p1 (its part of S.drops), loss_arrival (1: loss strikes before the
-# queue). Floats: rate_Bps (bytes/s), prop_s, loss, free_at, w (continuous fluid: unfinished work,
-# bytes), t_last, bytes_tx, flu_pkt, bmax, flu_in, flu_drop, qbytes (queued, including the one in
-# transmission), flu_next (chunked fluid: next chunk time), pkt_rate (continuous fluid: packet arrival
+# One row per link: qlim (packets), qlim_bytes (0 = none), hdr, ring_head/ring_n/ring_base/ring_cap (its ring:
+# entries [base, base + cap) of S.ring), flu_ptr/flu_p0/flu_p1 (its pieces of S.fluid), n_tx, n_drop_q,
+# n_drop_l, has_fluid (0 none, 1 continuous, 2 chunks of packet size), n_offered (numbers the forced drops),
+# drop_ptr/drop_p1 (its part of S.drops), loss_arrival (1: loss strikes before the queue), lane (the lane its
+# arrivals go to, -1: the heap). Floats: rate_Bps (bytes/s), prop_s, loss, free_at, w (continuous fluid:
+# unfinished work, bytes), t_last, bytes_tx, flu_pkt, bmax, flu_in, flu_drop, qbytes (queued, including the
+# one in transmission), flu_next (chunked fluid: next chunk time), pkt_rate (continuous fluid: packet arrival
 # rate estimate, bytes/s), pkt_t. Buffer statistics over the occupancy samples a queue trace would record
-# (just before and just after each packet arrival; kept with or without traces): q_n samples, q_sum and
-# q_peak their summed and largest bytes.
+# (just before and just after each packet arrival; kept with or without traces): q_n samples, q_sum and q_peak
+# their summed and largest bytes.
 LINK = _dtype("qlim qlim_bytes hdr ring_head ring_n flu_ptr flu_p0 flu_p1 n_tx n_drop_q n_drop_l has_fluid "
-              "n_offered drop_ptr drop_p1 loss_arrival ring_base ring_cap q_n",
+              "n_offered drop_ptr drop_p1 loss_arrival ring_base ring_cap q_n lane",
               "rate_Bps prop_s loss free_at w t_last bytes_tx flu_pkt bmax flu_in flu_drop qbytes flu_next "
               "pkt_rate pkt_t q_sum q_peak")
+# Lanes (``_lane.py``): FIFO queues beside the heap for events whose times arrive in order, one
+# row of S.lane per lane (a ring of events: time t, number s from the heap's numbering, kind k, argument a)
+# and its head, count, first event's time and number and last event's time in S.laneq.
+LANE = np.dtype([("t", np.float64), ("s", np.int64), ("k", np.int64), ("a", np.int64)])
+LANEQ = _ordered_dtype("t_first:f s_first head n t_last:f")  # t_first: inf when empty
+LANE_DELACK = 0  # delayed-ACK timers: at a fixed delay after the arming, or at the next tick
+LANE_LINK0 = 1  # LANE_LINK0 + i: packet arrivals over the link of the i-th largest bandwidth-delay product
+N_LINK_LANES = 2
+LANE_RTO0 = LANE_LINK0 + N_LINK_LANES  # LANE_RTO0 + n - 1: BSD retransmission timers set n ticks ahead
+N_RTO_LANES = 6
+N_LANES = LANE_RTO0 + N_RTO_LANES
+
 # Links' rings (departure time and bytes of each queued packet or fluid chunk); piecewise-constant rates.
 RING = np.dtype([("dep", np.float64), ("nbytes", np.float64)])
 PIECE = np.dtype([("t", np.float64), ("rate", np.float64)])
@@ -306,6 +333,7 @@ State = namedtuple("State", [
     "cbr", "cbr_sched", "cbr_rec",  # constant-bit-rate sources
     "tr_pkt", "tr_tcp", "tr_queue",  # traces (2-D float)
     "heap_t", "heap_s", "heap_k", "heap_a", "heap_m",  # event heap (simcore.engine)
+    "lane", "laneq",  # lanes beside the heap (_lane.py)
     "known_t", "known_k", "known_a",  # events known before the run, sorted; next one at st.known_next
 ])
 

@@ -1,4 +1,4 @@
-"""Numba helpers of the packet kernel: the event push, the packet pool, per-link loss streams, traces and
+"""Numba helpers of the packet kernel: the packet pool, per-link loss streams, traces and
 the drop-tail link with optional fluid background.
 
 A link is a FIFO server of rate C (bytes/s) followed by a propagation delay. Because service is FIFO,
@@ -26,11 +26,9 @@ import math
 import numpy as np
 from numba import njit
 
-from simcore.engine import heap_insert
-
+from ._lane import lane_push, push
 from ._layout import (
     EV_ARRIVE,
-    OVF_HEAP,
     OVF_PKTTR,
     OVF_POOL,
     OVF_QTR,
@@ -51,16 +49,6 @@ _RATE_TAU_S = 0.1  # time constant of the packet arrival-rate estimate on contin
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
-
-
-@one_signature
-@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def push(S, t, k, a):
-    """Push event (t, k, a) into the preallocated heap; set the heap-full flag instead of growing."""
-    if S.heap_m[0] >= S.heap_t.shape[0]:
-        S.st[0].flags |= OVF_HEAP
-        return
-    heap_insert(S.heap_t, S.heap_s, S.heap_k, S.heap_a, S.heap_m, t, k, a)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -451,7 +439,11 @@ def link_enqueue(S, lnk, p, t):
     if not arrival_loss and _loss_strikes(S, lnk, offered):
         outline(_drop_lost, (S, p, lnk, dep))
         return 0
-    push(S, dep + link[lnk].prop_s, EV_ARRIVE, p)
+    q = link[lnk].lane
+    if q >= 0:
+        lane_push(S, q, dep + link[lnk].prop_s, EV_ARRIVE, p)
+    else:
+        push(S, dep + link[lnk].prop_s, EV_ARRIVE, p)
     return 1
 
 

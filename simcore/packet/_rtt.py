@@ -13,8 +13,8 @@ import math
 
 from numba import njit
 
-from ._layout import EV_RTO
-from ._link import push
+from ._lane import lane_push, push
+from ._layout import EV_RTO, LANE_RTO0, N_RTO_LANES
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -65,6 +65,19 @@ def rto_after_syn_timeout(S, h):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _rto_push(S, h, dl, a, t):
+    """Push half ``h``'s ``EV_RTO`` event (argument ``a``) for ``dl``, set at ``t``: on BSD's tick clock a
+    deadline n ticks ahead goes to the lane of n ticks, whose deadlines never go back (``_lane``)."""
+    tick = S.conn[h >> 1].tick_s
+    if tick > 0.0:
+        n = int(round(dl / tick) - math.floor(t / tick))
+        if 1 <= n <= N_RTO_LANES:
+            lane_push(S, LANE_RTO0 + n - 1, dl, EV_RTO, a)
+            return
+    push(S, dl, EV_RTO, a)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rto_arm(S, h, t):
     """(Re)start the retransmission timer of half ``h`` to fire at ``rto_deadline``.
 
@@ -78,7 +91,7 @@ def rto_arm(S, h, t):
     if half[h].rto_ev == 0 or half[h].rto_ev_t > dl:
         half[h].rto_gen += 1
         nh = half.shape[0]
-        push(S, dl, EV_RTO, half[h].rto_gen * nh + h)
+        _rto_push(S, h, dl, half[h].rto_gen * nh + h, t)
         half[h].rto_ev = 1
         half[h].rto_ev_t = dl
 
@@ -99,6 +112,6 @@ def rto_fired(S, a, t):
     if t < dl:
         half[h].rto_ev = 1
         half[h].rto_ev_t = dl
-        push(S, dl, EV_RTO, a)
+        _rto_push(S, h, dl, a, t)
         return -1
     return h

@@ -200,7 +200,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
 
     # Scoreboard and out-of-order rows are taken when a half opens and given back when it is done, so
     # their tables grow (run_to_end) with the halves open at once, not with all the connections.
-    rows = nh if caps.get("rows_full") else min(nh, 256)
+    rows = nh if caps.get("rows_full") else min(nh, caps.get("first_rows", _FIRST_ROWS))
     st = np.zeros(1, L.STATUS)
     st["free_n"] = pool
     st["seg_free"] = rows
@@ -224,9 +224,17 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         cbr=cbr, cbr_sched=_pieces(cb_t, cb_r), cbr_rec=np.zeros((max(n_cbr_expected, caps.get("cbr", 0), 1), 3)),
         tr_pkt=np.zeros((tr_rows, L.TRP_N)), tr_tcp=np.zeros((tr_rows, 9)), tr_queue=np.zeros((tr_rows, 4)),
         heap_t=ht, heap_s=hs, heap_k=hk, heap_a=ha, heap_m=hm,
+        lane=np.zeros((L.N_LANES, min(1 << 16, pool + 4 * nh + 64)), L.LANE), laneq=_empty_lanes(),
         known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
     )
     return S, pool, heap_cap, tr_rows, S.cbr_rec.shape[0]
+
+
+def _empty_lanes() -> np.ndarray:
+    """Return the lanes' heads and counts (``_lane``), every lane empty."""
+    lq = np.zeros(L.N_LANES, L.LANEQ)
+    lq["t_first"] = np.inf
+    return lq
 
 
 def _pieces(times: list[float], rates: list[float]) -> np.ndarray:
@@ -240,10 +248,15 @@ def _pieces(times: list[float], rates: list[float]) -> np.ndarray:
 
 
 _ROW_TABLES = (("seg", "seg_free"), ("ooo", "ooo_free"))  # (table, its free list and status counter)
+# Rows of each per-half table at the start, and the factor it grows by: np.zeros maps pages lazily, so rows
+# never taken cost nothing, while each growth copies the table (at chapter 2's highest load, doubling from
+# 256 rows paused the run 12 times and copied ~0.25 GB).
+_FIRST_ROWS = 4096
+_ROW_GROWTH = 4
 
 
 def run_to_end(S: L.State) -> L.State:
-    """Run the kernel on ``S`` to its end, doubling a per-half row table whenever it pauses for one;
+    """Run the kernel on ``S`` to its end, growing a per-half row table whenever it pauses for one;
     return the (possibly regrown) state."""
     while True:
         if run.signatures:
@@ -261,7 +274,7 @@ def run_to_end(S: L.State) -> L.State:
             old = rows.shape[0]
             if st[free_name][0] > 0 or old >= nh:
                 continue
-            new = min(nh, 2 * old)
+            new = min(nh, _ROW_GROWTH * old)
             grown = np.zeros((new, rows.shape[1]), rows.dtype)
             grown[:old] = rows
             free = np.zeros(new, np.int64)
@@ -343,6 +356,11 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
         wire = int(p.delay_s * p.rate_bps / 8.0 / smallest) + 2
         pool += wire + min(int(caps_l[i]), 256)
     link["ring_cap"] = caps_l
+    # the links that hold the most packets in flight send their arrivals to lanes, not the heap (_lane.py)
+    link["lane"] = -1
+    bdp = link["rate_Bps"] * link["prop_s"]
+    big = [i for i in np.argsort(-bdp, kind="stable")[:L.N_LINK_LANES] if bdp[i] > 0.0]
+    link["lane"][big] = L.LANE_LINK0 + np.arange(len(big))
     link["ring_base"] = np.cumsum(caps_l) - caps_l
     total = max(int(caps_l.sum()), 1)
     return link, _pieces(flu_t, flu_r), drops, np.zeros(total, L.RING), max(pool, caps.get("pool", 0))

@@ -105,8 +105,10 @@ def test_claims_cover_the_papers_headline_findings():
 def test_static_figures_draw_every_curve():
     out = figs.all_figures()
     assert set(out) == {"figure4", "figure5a", "figure5b", "figure6", "figure7"}
+    groups = {t.legendgroup for t in out["figure5a"].data}
     names = {t.name for t in out["figure5a"].data}
-    assert set(figs.CURVE_ORDER) <= names and "paper's slope 1.09" in names
+    assert set(figs.CURVE_ORDER) <= groups and "paper's slope 1.09" in names
+    assert "1 connection" in names and "1 connections" not in names  # English in the legend, not the key
 
 
 def test_panel_answers_from_the_sweep_or_the_hybrid_and_never_raises():

@@ -26,7 +26,7 @@ def test_sequential_connections_reuse_a_few_rows():
     # connections are ever open at once, so the 600 halves share the first rows of the tables.
     link = LinkParams(rate_bps=10e6, delay_s=0.01, queue_packets=100)
     sc = request_response_scenario(chain(1, link), 0, 1, 200, [3000] * 300, persistent=False, duration_s=100.0)
-    X, recycled = _run(sc, {})
+    X, recycled = _run(sc, {"first_rows": 256})
     assert X.seg.shape[0] == 256 < 600 and X.ooo.shape[0] == 256
     assert np.isfinite(recycled.message_done_s).all()
     _, full = _run(sc, {"rows_full": True})
@@ -35,14 +35,14 @@ def test_sequential_connections_reuse_a_few_rows():
 
 
 def test_many_concurrent_connections_grow_the_tables_and_resume():
-    # 200 connections open at once (400 halves > 256 rows): the run pauses, the tables double, it resumes.
+    # 200 connections open at once (400 halves > 256 rows): the run pauses, the tables grow, it resumes.
     link = LinkParams(rate_bps=10e6, delay_s=0.01, queue_packets=1000)
     base = request_response_scenario(chain(1, link), 0, 1, 200, [3000], persistent=False, duration_s=10.0)
     conns = base.connections * 200
     msgs = tuple(type(m)(k, m.size_bytes, m.sender, after_message=-1 if m.sender == "client" else 2 * k)
                  for k in range(200) for m in base.messages)
     sc = Scenario(base.network, conns, msgs, duration_s=10.0)
-    X, grown = _run(sc, {})
+    X, grown = _run(sc, {"first_rows": 256})
     assert X.seg.shape[0] == 400
     _, full = _run(sc, {"rows_full": True})
     _same(grown, full)

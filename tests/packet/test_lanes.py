@@ -1,0 +1,84 @@
+"""The packet kernels' event queue (``_lane.py``): FIFO lanes beside the heap must give back every event in
+exactly the (time, number) order one heap would, whatever the pushes (in order or not, lanes full or not).
+
+The oracle is independent of the code: each event's number is its push order, so the expected order is a
+plain sort of the pushed (time, number) pairs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcore.engine import heap_new, heap_pop
+from simcore.packet import _layout as L
+from simcore.packet._lane import lane_first, lane_pop, lane_push, push
+
+
+@njit
+def _drive(S, times, lanes, out_t, out_a):
+    """Push event i at ``times[i]`` into lane ``lanes[i]`` (-1: the heap) with argument i, popping the
+    earliest event after every third push; then pop the rest. Record the order of the pops."""
+    n_out = 0
+    for i in range(times.shape[0]):
+        if lanes[i] < 0:
+            push(S, times[i], 0, i)
+        else:
+            lane_push(S, lanes[i], times[i], 0, i)
+        if i % 3 == 2:
+            q, t = lane_first(S)
+            if q >= 0:
+                k, a = lane_pop(S, q)
+            else:
+                t, k, a = heap_pop(S.heap_t, S.heap_s, S.heap_k, S.heap_a, S.heap_m)
+            out_t[n_out] = t
+            out_a[n_out] = a
+            n_out += 1
+    while True:
+        q, t = lane_first(S)
+        if t == np.inf:
+            break
+        if q >= 0:
+            k, a = lane_pop(S, q)
+        else:
+            t, k, a = heap_pop(S.heap_t, S.heap_s, S.heap_k, S.heap_a, S.heap_m)
+        out_t[n_out] = t
+        out_a[n_out] = a
+        n_out += 1
+    return n_out
+
+
+def _queue(lane_cap: int) -> L.State:
+    """A ``State`` with only an event queue (the kernels' own type: a test-only type would end up in the
+    numba cache index of ``_lane``'s functions, which other processes could then not load)."""
+    ht, hs, hk, ha, hm = heap_new(4096)
+    lq = np.zeros(L.N_LANES, L.LANEQ)
+    lq["t_first"] = np.inf
+    unused = {f: np.zeros(1, np.int64) for f in L.State._fields}
+    return L.State(**dict(unused, lane=np.zeros((L.N_LANES, lane_cap), L.LANE), laneq=lq, heap_t=ht, heap_s=hs,
+                          heap_k=hk, heap_a=ha, heap_m=hm, st=np.zeros(1, L.STATUS)))
+
+
+def test_lanes_and_heap_pop_in_time_then_push_order():
+    rng = np.random.default_rng(7)
+    for lane_cap, n in ((4, 300), (64, 2000)):  # lanes that fill up (then the heap takes over) and roomy ones
+        base = np.cumsum(rng.exponential(1.0, n))
+        times = np.round(base + rng.choice([0.0, 0.0, 2.0, -1.5, 5.0], n), 1)  # ties, and times that go back
+        lanes = rng.integers(-1, L.N_LANES, n)
+        S = _queue(lane_cap)
+        out_t = np.empty(n)
+        out_a = np.empty(n, np.int64)
+        got = _drive(S, times, lanes, out_t, out_a)
+        assert got == n and int(S.st[0]["flags"]) == 0
+        assert sorted(out_a.tolist()) == list(range(n))  # every event once
+        assert np.array_equal(out_t, times[out_a])  # with its own time
+        # a pop takes the earliest (time, push number) of the events pushed and not yet popped: replay it
+        pending: set[int] = set()
+        pops = iter(out_a.tolist())
+        for i in range(n):
+            pending.add(i)
+            if i % 3 == 2:
+                first = min(pending, key=lambda j: (times[j], j))
+                assert next(pops) == first
+                pending.remove(first)
+        assert list(pops) == sorted(pending, key=lambda j: (times[j], j))
