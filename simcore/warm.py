@@ -62,7 +62,7 @@ def _warm_delay() -> None:
 # on the busy machine (~ -20 %); 35 stays as the rounded-up figure.
 # After compile5 (error_model="numpy", _numba_fixes, 2026-11-24): 22.9-30.7 s CPU beside main's 29.5-35.7 s in
 # side-by-side runs on the busy machine (-15 % to -22 %; 22.9 s CPU / 26.1 s wall at load 2); 30 is the
-# rounded-up figure.
+# rounded-up figure. Merged with main's event lanes: 24.0-25.7 s CPU beside that main's 30.8-31.9 s (load 1-3).
 PACKET_COMPILE_S = 30
 
 
