@@ -41,7 +41,7 @@ def maybe_close(S, c, t):
     outline(T.close_half, (S, h, t))  # once per connection: compiled once, not in every inlined copy
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _complete(S, r, m, t):
     """Message ``m`` of half ``r`` has wholly reached the application: record it, release its dependents."""
     msg = S.msg
@@ -57,7 +57,7 @@ def _complete(S, r, m, t):
         push(S, max(t, S.conn[k].open_t), L.EV_OPEN, k)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _deliver_streams(S, r, t):
     """Multistream delivery: complete every message whose bytes have all arrived and whose predecessor
     on the same stream is complete (any predecessor on an unordered connection, ``multistream`` 2: SCTP's U
@@ -120,7 +120,7 @@ def deliver(S, r, t):
         maybe_close(S, c, t)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _update_available(S, h):
     """Set half ``h``'s available-data end: up to the first written message not wholly available.
 
@@ -140,7 +140,7 @@ def _update_available(S, h):
     half[h].write_end = end
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _relay_progress(S, k):
     """Return how many bytes of message ``k`` have reached its receiving application in order."""
     msg = S.msg
@@ -151,7 +151,7 @@ def _relay_progress(S, k):
     return max(0, min(rn, msg[k].end) - msg[k].begin)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _feed_relays(S, r, t):
     """At the receiving host of half ``r``: pass the bytes now delivered in order on to relaying messages."""
     half = S.half
@@ -170,7 +170,7 @@ def _feed_relays(S, r, t):
         m = msg[m].next
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pick_conn(S, k, d):
     """Return the connection of pool ``k`` that its rule picks for a message in direction ``d`` now."""
     po = S.pool

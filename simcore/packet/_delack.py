@@ -20,7 +20,7 @@ from ._layout import EV_DELACK, LANE_DELACK
 __all__ = ["delack_arm", "delack_cancel", "delack_fired"]
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def delack_arm(S, r, t):
     """Arm the delayed-acknowledgement timer of receiver half ``r`` at time ``t`` (s) unless it is armed."""
     half = S.half
@@ -34,7 +34,7 @@ def delack_arm(S, r, t):
     lane_push(S, LANE_DELACK, fire, EV_DELACK, half[r].dack_gen * half.shape[0] + r)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def delack_cancel(S, r):
     """Cancel receiver half ``r``'s pending delayed-acknowledgement timer, if any (an acknowledgement left)."""
     half = S.half
@@ -43,7 +43,7 @@ def delack_cancel(S, r):
         half[r].dack_armed = 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def delack_fired(S, a):
     """Return the receiver half whose timer the ``EV_DELACK`` argument ``a`` names if that timer is still
     current (it is disarmed), else -1 (cancelled since)."""

@@ -53,7 +53,7 @@ def _cbr_emit(S, k, t):
         push(S, tn, L.EV_CBR, k)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _cbr_arrive(S, p, t):
     """A CBR packet reaches its destination: count it and record its one-way delay."""
     st = S.st[0]
@@ -72,7 +72,7 @@ def _cbr_arrive(S, p, t):
     st.n_cbrrec = n + 1
 
 
-@njit(cache=True, _nrt=False, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cfunc_wrapper=True)
 def run(state):
     """Run the event loop over the state ``S``; return the number of events processed.
 

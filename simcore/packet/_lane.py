@@ -35,7 +35,7 @@ _NO_NUMBER = 1 << 62  # above every event number
 
 
 @one_signature
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def push(S, t, k, a):
     """Push event (t, k, a) into the preallocated heap; set the heap-full flag instead of growing."""
     if S.heap_m[0] >= S.heap_t.shape[0]:
@@ -45,7 +45,7 @@ def push(S, t, k, a):
 
 
 @one_signature
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lane_push(S, q, t, k, a):
     """Push event (t, k, a) into lane ``q`` if it comes after the lane's last event and the lane has room,
     else into the heap (``push``)."""
@@ -72,7 +72,7 @@ def lane_push(S, q, t, k, a):
         lq[q].s_first = s
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lane_first(S):
     """Return ``(q, t)``: the lane whose first event precedes every other lane's and the heap's first in
     (time, number) order, and its time; ``(-1, t)`` when the heap's first comes first (t = its time, inf
@@ -93,7 +93,7 @@ def lane_first(S):
     return best, bt
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lane_pop(S, q):
     """Remove lane ``q``'s first event and return its ``(kind, arg)``."""
     lq = S.laneq

@@ -24,6 +24,10 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
 - ``_nrt=False``: no reference counting. The kernels never allocate (every array is built by
   ``simulate.py``; the heap is preallocated and a full heap aborts the run, which is then redone with
   a larger one), and refcount traffic on the state arrays cost 5x in run time.
+- ``error_model="numpy"``: a division by zero gives inf / nan instead of raising ZeroDivisionError, so no
+  division carries a test-and-raise branch (less IR to type, lower and optimise: ~2 s of the cold compile).
+  No kernel divides by a value that can be zero (divisors are link rates, cwnd, sizes, validated > 0, or
+  guarded), so results are unchanged (``benchmarks/_golden_packet.py``).
 - ``no_cpython_wrapper=True, no_cfunc_wrapper=True`` on every internal kernel (all but ``_kernel.run``,
   the entry point): nothing calls them from Python, and each wrapper unboxes 34 record arrays.
 - ``S`` by reference (``_stateref.StateRef``): numba passes a named tuple of arrays as its flattened fields
@@ -39,14 +43,19 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
 
   - ``inline="always"`` (numba inlines the function's IR at the call site; no library of its own): thin
     glue, i.e. the dispatchers of ``_transport`` (but ``close_half``, below), TCP's handlers of rare events
-    (``tcp_open``, ``tcp_rto``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's
+    (``tcp_open``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's
     ``deliver`` and ``maybe_close``, ``inject``, ``_send_new``, ``_cbr_emit``; and functions with one caller
     that are off the per-packet path (``write``, ``on_rto``, ``_sack_send``, SCTP's ``_handshake``), TCP's
     arrival handler ``tcp_arrive`` (one caller, the event loop) and SCTP's SACK handler ``on_sack`` (one
     caller, ``_arrive``): a library of their own would be compiled and then compiled again inside their
     caller's (``tcp_arrive``'s was 10% of the compile). Glue aside, not for a function with several callers:
     numba re-reads, re-types and re-lowers its IR at each (``send_segment``, inlined at its eight callers,
-    cost 7 s of the cold compile; ``sctp_packet_fast`` at two, 2.5 s).
+    cost 7 s of the cold compile; ``sctp_packet_fast`` at two, 2.5 s) Inlined IR is copied again at every level
+    of inlining above it (``run`` copies ``on_arrival``, which copied ``tcp_arrive``, which copied ``deliver`` ...,
+    at a cost that grows with the square of the copied function's size): no wrapper that only calls another
+    (``_tcp_events.tcp_rto`` *is* ``_tcp.on_rto``), and nothing added to a deeply inlined function lightly
+    (inlining ``_app._feed_relays`` and ``_transport.close_half`` there, to save their libraries, made the cold
+    compile ~4 s slower before ``_numba_fixes`` below, and gained nothing after).
   - ``forceinline=True`` (LLVM inlines the compiled function): the per-packet hot path only, i.e.
     ``link_enqueue`` and its helpers, the packet pool, heap and lane push and pop, a packet's arrival at its host
     (``on_segment``, ``on_ack``), window, timer and RTT helpers.
@@ -71,6 +80,10 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
   library's size and each kernel's signatures: check them when moving a function from one group to
   another (while ``S`` went by value, IR-inlining ``tcp_arrive`` instead of ``forceinline`` cut events/s
   tenfold; with ``StateRef`` it costs nothing at run time and saves a tenth of the compile).
+
+numba's own compile-time waste in IR inlining and typing is fixed while the kernels compile
+(``_numba_fixes.compile_fixes``, entered by ``simulate.run_to_end`` until ``_kernel.run`` is compiled): same
+compiled code, ~4 s less.
 
 numba's cache does not notice a change in a *callee's* file (and inlined callees live inside their
 callers); ``simcore._cache_guard`` therefore drops simcore's numba caches whenever a file with numba code

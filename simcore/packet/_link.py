@@ -51,7 +51,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def uniform(rng, i):
     """Return the next U(0,1) draw of stream ``i`` (splitmix64 on the uint64 state ``rng[i]``)."""
     s = rng[i] + _GOLDEN
@@ -62,7 +62,7 @@ def uniform(rng, i):
     return float(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def alloc(S):
     """Return a free packet slot (its int fields cleared), or -1 with the pool-full flag set."""
     st = S.st[0]
@@ -91,7 +91,7 @@ def alloc(S):
     return p
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def take_row(S, table):
     """Return a free row of a per-half table (``ROWS_SEG``: ``S.seg``, free list ``S.seg_free[:st.seg_free]``;
     ``ROWS_OOO``: ``S.ooo``); if none is free, flag the run for a redo with one row per half and return
@@ -108,7 +108,7 @@ def take_row(S, table):
     return S.ooo_free[n - 1]
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def give_row(S, table, row):
     """Return ``row`` to its table's free list (``table``: ``ROWS_SEG`` or ``ROWS_OOO``)."""
     st = S.st[0]
@@ -120,7 +120,7 @@ def give_row(S, table, row):
         st.ooo_free += 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def release(S, p):
     """Return packet slot ``p`` to the pool."""
     st = S.st[0]
@@ -129,7 +129,7 @@ def release(S, p):
 
 
 @one_signature
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def trace_pkt(S, t, kind, p, link):
     """Append one packet event (t, kind, uid, conn, dir, seq, seqlen, ack, flags, link, 3 SACK blocks) to the
     trace."""
@@ -158,7 +158,7 @@ def trace_pkt(S, t, kind, p, link):
     st.n_pkttr = n + 1
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def trace_queue(S, t, link):
     """Append one queue sample (t, link, packets, bytes) to the trace."""
     npk, nbytes = link_occupancy(S, link)
@@ -208,7 +208,7 @@ def inject_call(S, p, path, t):
     outline(link_enqueue, (S, _stamp(S, p, path, t), p, t))
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def link_drain(S, lnk, t):
     """Forget the packets of link ``lnk`` whose transmission has ended by time ``t``."""
     link = S.link
@@ -229,7 +229,7 @@ def link_drain(S, lnk, t):
         link[lnk].qbytes = 0.0
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fluid_advance(S, lnk, t):
     """Advance the unfinished work W of fluid link ``lnk`` to time ``t`` through the rate pieces."""
     link = S.link
@@ -261,7 +261,7 @@ def fluid_advance(S, lnk, t):
     link[lnk].flu_ptr = p
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ring_append(S, lnk, n, qb, dep, size):
     """Queue ``size`` bytes departing at ``dep`` (s) at the tail of link ``lnk``'s ring, which held ``n``
     items and ``qb`` bytes, and keep the transmitter busy until ``dep``. Returns nothing."""
@@ -278,7 +278,7 @@ def ring_append(S, lnk, n, qb, dep, size):
     link[lnk].qbytes = qb + size
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fluid_chunks(S, lnk, t):
     """Admit the fluid chunks of link ``lnk`` due by time ``t`` into its buffer (drop-tail, like packets).
 
@@ -317,7 +317,7 @@ def fluid_chunks(S, lnk, t):
     link[lnk].flu_next = nxt
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def link_occupancy(S, lnk):
     """Return (packets, bytes) in link ``lnk``'s buffer after the last drain (fluid backlog included)."""
     link = S.link
@@ -326,7 +326,7 @@ def link_occupancy(S, lnk):
     return link[lnk].ring_n, link[lnk].qbytes
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _loss_strikes(S, lnk, offered):
     """Return True if the ``offered``-th packet offered to link ``lnk`` is lost: named in its
     drop_sequence, or drawn lost from its stream (drawn only when not named)."""
@@ -339,7 +339,7 @@ def _loss_strikes(S, lnk, offered):
     return loss > 0.0 and uniform(S.rng, lnk) < loss
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _drop_lost(S, p, lnk, t):
     S.link[lnk].n_drop_l += 1
     st = S.st[0]
@@ -349,7 +349,7 @@ def _drop_lost(S, p, lnk, t):
     release(S, p)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _queue_sample(S, lnk, t, tracing):
     """Count one occupancy sample of link ``lnk`` into its buffer statistics (``q_n``, ``q_sum``,
     ``q_peak``) and, when tracing, into the queue trace (an outlined call: off the per-packet path)."""
@@ -363,7 +363,7 @@ def _queue_sample(S, lnk, t, tracing):
         outline(trace_queue, (S, t, lnk))
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def link_enqueue(S, lnk, p, t):
     """Offer packet ``p`` to link ``lnk`` at time ``t``: drop it (queue full or random loss) or schedule
     its arrival at the far end. Returns 1 if the packet was accepted and not lost, else 0. A random

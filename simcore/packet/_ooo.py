@@ -12,7 +12,7 @@ from __future__ import annotations
 from numba import njit
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ooo_insert(S, r, a, b):
     """Record [a, b) as received out of order by half ``r``, merged with the blocks it touches. When every
     block is in use and [a, b) touches none, it is not recorded (it will be resent)."""
@@ -41,7 +41,7 @@ def ooo_insert(S, r, a, b):
     half[r].ooo_n = n + 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ooo_absorb(S, r, rn):
     """Return the new in-order edge of half ``r`` once it has everything below ``rn``: ``rn`` extended
     over the blocks it reaches, which are removed."""
@@ -66,7 +66,7 @@ def ooo_absorb(S, r, rn):
     return rn
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ooo_report(S, r, p):
     """Copy up to three blocks (TCP's SACK option, ``_layout.TCP_SACK_BLOCKS``) of half ``r`` into
     ``S.pkt[p].sack`` as (lo, hi) pairs, most recent first."""
@@ -91,7 +91,7 @@ def ooo_report(S, r, p):
         last = best_age
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ooo_holds(S, r, lo, hi):
     """Return True if half ``r`` has received every byte of [lo, hi) (in order or in one block)."""
     rn = S.half[r].rcv_nxt

@@ -17,7 +17,7 @@ from ._lane import lane_push, push
 from ._layout import EV_RTO, LANE_RTO0, N_RTO_LANES
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rtt_sample(S, h, t0, t):
     """Feed the RTT of a segment sent at ``t0`` and acknowledged at ``t`` to half ``h``'s estimator
     (RFC 6298 sec. 2, alpha = 1/8, beta = 1/4, K = 4) and set its RTO within [min_rto, max_rto]."""
@@ -39,7 +39,7 @@ def rtt_sample(S, h, t0, t):
     hr.rto = min(max(rto, cr.min_rto), cr.max_rto)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rto_deadline(S, h, t):
     """Return when half ``h``'s retransmission timer, started at ``t``, expires: t + RTO (or the tick
     that ends RTO's whole ticks)."""
@@ -50,13 +50,13 @@ def rto_deadline(S, h, t):
     return t + rto
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rto_backoff(S, h):
     """Double half ``h``'s RTO after a timeout (RFC 6298 sec. 5.5), up to max_rto."""
     S.half[h].rto = min(2.0 * S.half[h].rto, S.conn[h >> 1].max_rto)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rto_after_syn_timeout(S, h):
     """RFC 6298 sec. 5.7: once the SYN had to be retransmitted, the RTO is 3 s when data starts (if the
     initial RTO was below 3 s)."""
@@ -64,7 +64,7 @@ def rto_after_syn_timeout(S, h):
         S.half[h].rto = min(3.0, S.conn[h >> 1].max_rto)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _rto_push(S, h, dl, a, t):
     """Push half ``h``'s ``EV_RTO`` event (argument ``a``) for ``dl``, set at ``t``: on BSD's tick clock a
     deadline n ticks ahead goes to the lane of n ticks, whose deadlines never go back (``_lane``)."""
@@ -77,7 +77,7 @@ def _rto_push(S, h, dl, a, t):
     push(S, dl, EV_RTO, a)
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rto_arm(S, h, t):
     """(Re)start the retransmission timer of half ``h`` to fire at ``rto_deadline``.
 
@@ -96,7 +96,7 @@ def rto_arm(S, h, t):
         half[h].rto_ev_t = dl
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rto_fired(S, a, t):
     """Handle an ``EV_RTO`` event of argument ``a`` at ``t``: return the half whose retransmission timer
     has expired, or -1 (a stale event, a stopped timer, or one restarted later: then pushed again)."""

@@ -33,7 +33,7 @@ from ._tcp import trace_tcp
 _INF = math.inf
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pad4(n):
     return (n + 3) // 4 * 4
 
@@ -105,7 +105,7 @@ def _packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
 
 
 @O.one_signature
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     """Send one SCTP packet (``_packet``) off the per-packet path (set-up, shutdown, timers,
     retransmissions), the link entered through a call; return 1 if sent. Callers call it through
@@ -118,7 +118,7 @@ def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
 
 
 @O.one_signature
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_packet_fast(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     """``sctp_packet`` with the link inlined, for the two sends of the per-packet path only: new DATA
     (``sctp_send``, a plain call from the SACK handler ``on_sack``) and the SACK a DATA packet draws at once
@@ -130,7 +130,7 @@ def sctp_packet_fast(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     return 1
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def establish(S, h, t):
     """Half ``h`` may send DATA: its chunk ring, cwnd (the initial window, bytes), ssthresh (the peer's
     a_rwnd) and the peer's window."""
@@ -157,7 +157,7 @@ def establish(S, h, t):
 
 
 @O.one_signature
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def send_chunk(S, h, off, t, retx):
     """Send the chunk at ring offset ``off`` of half ``h``."""
     half = S.half
@@ -177,7 +177,7 @@ def send_chunk(S, h, off, t, retx):
 
 
 @O.one_signature
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _retransmit_marked(S, h, t, force):
     """Retransmit chunks marked for retransmission, lowest TSN first, while flightsize < cwnd (one chunk
     whatever cwnd if ``force``: a fast retransmission, sec. 7.2.4 step 3, or T3-rtx, sec. 6.3.3 E3)."""
@@ -207,7 +207,7 @@ def _retransmit_marked(S, h, t, force):
     return sent
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _message_end(S, h):
     """Return the end (stream byte) of the message holding ``snd_max`` of half ``h``."""
     half = S.half
@@ -224,7 +224,7 @@ def _message_end(S, h):
     return msg[m].end
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sctp_send(S, h, t):
     """Send what half ``h`` may: chunks marked for retransmission, then new DATA chunks while flightsize <
     cwnd (sec. 6.1), after the idle decay (sec. 7.2.1) and Max.Burst (sec. 6.1 D); return packets sent."""
@@ -368,7 +368,7 @@ def on_sack(S, s, p, t):
     trace_tcp(S, s, t, ev)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def on_t3(S, h, t):
     """T3-rtx of half ``h`` expired (sec. 6.3.3): ssthresh and cwnd cut (sec. 7.2.3), the timer backed off,
     every chunk not gap-acknowledged marked for retransmission, and the earliest retransmitted."""

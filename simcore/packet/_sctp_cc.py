@@ -27,13 +27,13 @@ import math
 from numba import njit
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def may_send(flight_bytes, cwnd_bytes):
     """Return True if new data may be sent now (sec. 6.1 B: flightsize below cwnd)."""
     return flight_bytes < cwnd_bytes
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def max_burst_cwnd(cwnd_bytes, flight_bytes, mtu_bytes, max_burst):
     """Return cwnd after the Max.Burst rule applied before new data is sent (sec. 6.1 D; 0 = no limit)."""
     if max_burst > 0 and flight_bytes + max_burst * mtu_bytes < cwnd_bytes:
@@ -41,7 +41,7 @@ def max_burst_cwnd(cwnd_bytes, flight_bytes, mtu_bytes, max_burst):
     return cwnd_bytes
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def on_sack_cwnd(cwnd_bytes, ssthresh_bytes, pba_bytes, mtu_bytes, acked_bytes, cum_advanced, flight_before_bytes,
                  flight_after_bytes, in_fast_recovery):
     """Return (cwnd, partial_bytes_acked) after a SACK that newly acknowledged ``acked_bytes`` of data
@@ -62,26 +62,26 @@ def on_sack_cwnd(cwnd_bytes, ssthresh_bytes, pba_bytes, mtu_bytes, acked_bytes, 
     return cwnd, pba
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def loss_ssthresh(cwnd_bytes, mtu_bytes, k_mtus):
     """Return ssthresh after a loss: max(cwnd/2, k MTU) (sec. 7.2.3)."""
     return max(cwnd_bytes / 2.0, float(k_mtus * mtu_bytes))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def on_fast_retransmit(cwnd_bytes, mtu_bytes, k_mtus):
     """Return (cwnd, ssthresh) on entering fast retransmit (sec. 7.2.3: cwnd = ssthresh)."""
     s = loss_ssthresh(cwnd_bytes, mtu_bytes, k_mtus)
     return s, s
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def on_t3_expiry(cwnd_bytes, mtu_bytes, k_mtus):
     """Return (cwnd, ssthresh) when T3-rtx expires (sec. 7.2.3: cwnd = 1 MTU)."""
     return float(mtu_bytes), loss_ssthresh(cwnd_bytes, mtu_bytes, k_mtus)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def idle_decay(cwnd_bytes, mtu_bytes, k_mtus, idle_s, rto_s):
     """Return cwnd after ``idle_s`` without new data sent: halved once per whole RTO idle, never below
     k MTU, and never raised (sec. 7.2.1)."""

@@ -86,7 +86,7 @@ def _all_acked(S, h):
     return half[h].seg_n == 0 and half[h].n_marked == 0 and half[h].write_end <= half[h].snd_max
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def shutdown_progress(S, h, t):
     """Send SHUTDOWN (closer) or SHUTDOWN-ACK (peer) once all of half ``h``'s data is acknowledged."""
     half = S.half
@@ -119,7 +119,7 @@ def _closed(S, s, t):
         half[r].ooo_n = 0
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _shutdown_chunks(S, s, ch, t):
     """The SHUTDOWN family arriving at the endpoint of sending half ``s``."""
     half = S.half
@@ -155,7 +155,7 @@ def _sack_alone(S, s, r, t):
     return False
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _arrive(S, p, t):
     """An SCTP packet of half ``r`` reaches the host whose sending half is ``s = r ^ 1``."""
     half = S.half

@@ -25,7 +25,7 @@ from ._link import take_row
 from ._ooo import ooo_absorb, ooo_holds, ooo_insert
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def tsn_of(S, h, b):
     """Return the TSN of the DATA chunk of half ``h`` that starts at byte ``b`` (the next TSN if ``b`` is at
     or past the end of what was sent)."""
@@ -76,7 +76,7 @@ def start_receiver(S, r):
     half[r].fin_rcvd_t = -1.0
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def gap_blocks_sent(S, r):
     """Return how many gap ack blocks the next SACK of receiver ``r`` reports (sec. 3.3.4, 6.2): one per
     out-of-order block it holds (each is a TSN range, since chunks never straddle two blocks), as many as
@@ -86,7 +86,7 @@ def gap_blocks_sent(S, r):
     return max(min(S.half[r].ooo_n, L.SACK_BLOCKS, fit), 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fill_sack(S, r, p):
     """Write the SACK of receiver ``r`` into packet ``p``: cumulative TSN ack (``ack``), the lowest
     ``gap_blocks_sent`` gap blocks as TSN ranges [lo, hi) lowest first (``sack``), a_rwnd (``wnd``), the
@@ -124,7 +124,7 @@ def fill_sack(S, r, p):
     return k
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def on_data(S, r, p, t):
     """Receiver of half ``r`` gets the DATA chunk of packet ``p``: reassemble and note the SACK owed."""
     half = S.half

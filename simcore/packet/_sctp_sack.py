@@ -25,7 +25,7 @@ from ._layout import G_SACKED
 
 __all__ = ["gap_blocks", "sack_scan"]
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def gap_blocks(lo, hi, n, cum_tsn, out_start, out_end, max_blocks):
     """Write the gap ack blocks of received TSN blocks ``[lo[i], hi[i])`` (i < n, any order, all above
     ``cum_tsn`` + 1) into ``out_start`` / ``out_end`` as offsets from ``cum_tsn``, lowest first, at most
@@ -46,7 +46,7 @@ def gap_blocks(lo, hi, n, cum_tsn, out_start, out_end, max_blocks):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def sack_scan(ring, head, n, base_tsn, cum_tsn, blocks, htna, in_fast_recovery, threshold):
     """Apply a SACK (cumulative TSN ack ``cum_tsn``; gap blocks ``blocks[2k], blocks[2k + 1]`` = TSNs
     [lo, hi), every k < len(blocks) / 2 (``_layout.SACK_BLOCKS``), lo = -1 unused, lowest first) to the

@@ -26,7 +26,7 @@ _INF = math.inf
 
 
 @one_signature
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def trace_tcp(S, h, t, ev):
     """Append (t, half, cwnd, ssthresh, srtt, rto, snd_una, snd_nxt, ev) to the TCP trace when tracing.
 
@@ -54,7 +54,7 @@ def trace_tcp(S, h, t, ev):
 
 
 @one_signature
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def send_packet(S, h, t, flags, seq, seqlen, payload):
     """Build and send one packet of half ``h`` (with the piggybacked ACK of half h^1); return 1 if sent."""
     half = S.half
@@ -118,7 +118,7 @@ def _segment_header(S, h, off, t, retx):
 
 
 @one_signature
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def send_segment(S, h, off, t, retx):
     """Send the segment at ring offset ``off`` of half ``h`` (a retransmission if ``retx``) through a real
     call of ``send_packet`` (``_outline``): SYNs and retransmissions, off the per-packet path. Callers call it
@@ -128,7 +128,7 @@ def send_segment(S, h, off, t, retx):
 
 
 @one_signature
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _append_segment(S, h, start, ln, g):
     half = S.half
     cap = S.seg.shape[1]
@@ -145,7 +145,7 @@ def _append_segment(S, h, start, ln, g):
     return n
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def open_half(S, h, t):
     """Start half ``h``: queue and send its SYN (a SYN-ACK at the server)."""
     half = S.half
@@ -167,7 +167,7 @@ def open_half(S, h, t):
 
 
 @one_signature
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _window_ok(S, h, c, end, extra):
     """Return True if sending up to sequence ``end`` fits in cwnd + ``extra`` bytes and the receive window."""
     half = S.half
@@ -175,7 +175,7 @@ def _window_ok(S, h, c, end, extra):
     return used <= S.half[h].cwnd + extra + 1e-9 and used <= S.conn[c].rwnd
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _limited_transmit_bytes(S, h, c):
     """Return the bytes RFC 3042 lets half ``h`` send beyond cwnd now: one SMSS per duplicate ACK, up to
     DupThresh - 1 of them, outside loss recovery (0 when Limited Transmit is off)."""
@@ -186,7 +186,7 @@ def _limited_transmit_bytes(S, h, c):
     return min(half[h].dupacks, conn[c].dupthresh - 1) * conn[c].mss
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _new_segment_len(S, h, c):
     """Return (data bytes, carries FIN) of the next new segment of half ``h``: up to SMSS of the data
     available, with the FIN if it is queued right after them (a bare FIN: (0, True)); (0, False) if none."""
@@ -223,7 +223,7 @@ def _send_new(S, h, t, ln, fin):
         rto_arm(S, h, t)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def try_send(S, h, t):
     """Send what the windows of half ``h`` allow (go-back-N after a timeout); return packets sent."""
     half = S.half
@@ -277,13 +277,13 @@ def try_send(S, h, t):
 
 
 @one_signature
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _is_lost(cnt_above, bytes_above, thresh, mss):
     """RFC 6675 IsLost: DupThresh SACKed segments above, or more than (DupThresh - 1) SMSS SACKed above."""
     return cnt_above >= thresh or bytes_above > (thresh - 1) * mss
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def first_hole_lost(S, h):
     """Return RFC 6675's IsLost(HighACK + 1) for half ``h`` (the segment at snd_una)."""
     half = S.half
@@ -384,7 +384,7 @@ def _sack_send(S, h, t):
     return sent
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_sack(S, h, p):
     pkt = S.pkt
     half = S.half
@@ -407,7 +407,7 @@ def _apply_sack(S, h, p):
                 seg[row, idx].flags |= L.G_SACKED
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def on_ack(S, h, p, t):
     """Process the ACK field of packet ``p`` for the sender of half ``h`` (congestion control, timer)."""
     half = S.half

@@ -22,7 +22,7 @@ def _send_pure_ack(S, s, t):
     send_packet(S, s, t, 0, S.half[s].snd_nxt, 0, 0)
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _fin_received(S, r, t):
     """Everything up to the FIN of half ``r`` has arrived in order: free its out-of-order row, and answer
     with our own FIN (passive close) or enter TIME-WAIT (active closer; 2 MSL not simulated)."""
@@ -103,7 +103,6 @@ def tcp_close(S, h, t):
     outline(try_send, (S, h, t))
 
 
-@njit(cache=True, inline="always")
-def tcp_rto(S, h, t):
-    """The retransmission timer of half ``h`` has expired."""
-    on_rto(S, h, t)
+# The retransmission timer of half ``h`` has expired: ``_tcp.on_rto`` itself (not a wrapper calling it: numba
+# would copy on_rto's IR once more to inline the wrapper).
+tcp_rto = on_rto

@@ -14,7 +14,7 @@ from ._link import take_row
 from ._ooo import ooo_absorb, ooo_insert
 
 
-@njit(cache=True, _nrt=False, forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def on_segment(S, r, p, t):
     """Receiver of half ``r`` gets packet ``p``: reassemble, deliver in order, and note the ACK owed."""
     half = S.half

@@ -70,7 +70,7 @@ def send_available(S, h, t):
         outline(sctp_send, (S, h, t))  # per message written, not per packet
 
 
-@njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def close_half(S, h, t):
     """The application closes half ``h`` after the data it has written. Once per connection: ``_app`` calls
     it through ``outline``, so that its transports' close paths are compiled once, not in each of the five

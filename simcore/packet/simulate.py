@@ -20,6 +20,7 @@ from simcore.rng import SeedLike, make_generator
 
 from . import _layout as L
 from ._kernel import run
+from ._numba_fixes import compile_fixes
 from .bulk import BulkScenario
 from .params import POOL_RULES, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace
@@ -264,7 +265,11 @@ def run_to_end(S: L.State) -> L.State:
     """Run the kernel on ``S`` to its end, growing a per-half row table whenever it pauses for one;
     return the (possibly regrown) state."""
     while True:
-        run(S)
+        if run.signatures:
+            run(S)
+        else:  # the first call compiles every packet kernel (or loads them from numba's cache)
+            with compile_fixes():
+                run(S)
         st = S.st
         if not st["flags"][0] & L.PAUSE_ROWS:
             return S
