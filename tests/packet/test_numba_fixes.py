@@ -55,8 +55,13 @@ def test_flags_hash_and_equality_unchanged_under_the_fix():
 
 
 def test_inline_fix_applies_to_this_numba():
-    # None means numba's inline_ir no longer reads as the fix expects: the fix is skipped (slower compile)
-    assert F.FAST_INLINE_IR is not None, "numba's InlineWorker.inline_ir changed: update _numba_fixes or drop it"
+    # None means numba's inline_ir no longer reads as the fix expects: the fix is off and the cold compile
+    # slower, never different. A numba release must not turn a clean clone's CI red for that, so it is a
+    # skip that names the cause (pytest -rs lists it), not a failure.
+    if F.FAST_INLINE_IR is None:
+        pytest.skip("numba's InlineWorker.inline_ir changed: the inlining fix of _numba_fixes is off "
+                    "(cold compile slower); update it or drop it")
+    assert callable(F.FAST_INLINE_IR)
 
 
 def test_fixes_are_undone_on_exit_even_after_an_error():
