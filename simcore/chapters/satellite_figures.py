@@ -3,7 +3,7 @@ for ``python -m simcore figures satellite``.
 
 Every figure reads ``data/satellite_sweep.csv`` / ``data/satellite_figure4.csv`` (written by
 ``simcore.chapters.satellite_sweep``); if a file is missing, ``python -m simcore figures satellite`` runs
-the sweep first (tens of minutes on two cores) and stores it.
+the sweep first (about 1.5 minutes on two cores) and stores it.
 """
 
 from __future__ import annotations
