@@ -26,26 +26,23 @@ def _drive(S, times, lanes, out_t, out_a):
         else:
             lane_push(S, lanes[i], times[i], 0, i)
         if i % 3 == 2:
-            q, t = lane_first(S)
-            if q >= 0:
-                k, a = lane_pop(S, q)
-            else:
-                t, k, a = heap_pop(S.heap_t, S.heap_s, S.heap_k, S.heap_a, S.heap_m)
-            out_t[n_out] = t
-            out_a[n_out] = a
+            out_t[n_out], out_a[n_out] = _pop_earliest(S)
             n_out += 1
-    while True:
-        q, t = lane_first(S)
-        if t == np.inf:
-            break
-        if q >= 0:
-            k, a = lane_pop(S, q)
-        else:
-            t, k, a = heap_pop(S.heap_t, S.heap_s, S.heap_k, S.heap_a, S.heap_m)
-        out_t[n_out] = t
-        out_a[n_out] = a
+    while lane_first(S)[1] < np.inf:
+        out_t[n_out], out_a[n_out] = _pop_earliest(S)
         n_out += 1
     return n_out
+
+
+@njit
+def _pop_earliest(S):
+    """Pop the earliest event, from a lane or the heap as ``run`` does; return its (time, argument)."""
+    q, t = lane_first(S)
+    if q >= 0:
+        _, a = lane_pop(S, q)
+    else:
+        t, _, a = heap_pop(S.heap_t, S.heap_s, S.heap_k, S.heap_a, S.heap_m)
+    return t, a
 
 
 def _queue(lane_cap: int) -> L.State:
