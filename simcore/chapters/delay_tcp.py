@@ -127,9 +127,10 @@ def _diagram_traces(result: TcpPageResult) -> go.Figure:
     pt = replace(pr.packet_trace, conn=np.zeros_like(pr.packet_trace.conn))
     fig = space_time_figure(replace(pr, packet_trace=pt), conn=0, max_packets=_DIAGRAM_PACKETS)
     _split_directions(fig)
-    packets = (len(fig.data[2].x) + len(fig.data[5].x)) // 3  # three points a packet: start, end, gap
-    mode = "lines+markers" if packets <= _MARKERS_UP_TO else "lines"
-    fig.data[2].mode = fig.data[5].mode = mode
+    directions = [tr for tr in fig.data if tr.name in (UP_NAME, DOWN_NAME)]
+    packets = sum(len(tr.x) for tr in directions) // 3  # three points a packet: start, end, gap
+    for tr in directions:
+        tr.mode = "lines+markers" if packets <= _MARKERS_UP_TO else "lines"
     return fig
 
 

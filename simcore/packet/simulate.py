@@ -111,6 +111,8 @@ def _first_events(sc: Scenario | BulkScenario) -> tuple[np.ndarray, np.ndarray, 
 
 
 def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tuple:
+    """Return ``(S, pool, heap_cap)``: the kernel's state for ``sc``, its packet-pool rows and heap capacity
+    (events), sized from the scenario and from ``caps`` (the sizes a previous overflowing run asked for)."""
     bulk = isinstance(sc, BulkScenario)
     nc, nm, ncb = _sizes(sc)
     nh = 2 * nc
@@ -233,7 +235,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         lane=np.zeros((L.N_LANES, min(1 << 16, pool + 4 * nh + 64)), L.LANE), laneq=_empty_lanes(),
         known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
     )
-    return S, pool, heap_cap, S.cbr_rec.shape[0]
+    return S, pool, heap_cap
 
 
 def _empty_lanes() -> np.ndarray:
@@ -480,7 +482,7 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     seed_vals = rng.integers(0, 2**64, size=max(nl, 1), dtype=np.uint64, endpoint=False)
     caps: dict = {}
     while True:
-        S, pool, heap_cap, cbr_rows = _build(scenario, seed_vals, trace, caps)
+        S, pool, heap_cap = _build(scenario, seed_vals, trace, caps)
         S = run_to_end(S)
         st = S.st[0]
         flags = int(st["flags"])

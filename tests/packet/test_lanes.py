@@ -13,6 +13,7 @@ from numba import njit
 from simcore.engine import heap_new, heap_pop
 from simcore.packet import _layout as L
 from simcore.packet._lane import lane_first, lane_pop, lane_push, push
+from simcore.packet.simulate import _empty_lanes
 
 
 @njit
@@ -49,8 +50,7 @@ def _queue(lane_cap: int) -> L.State:
     """A ``State`` with only an event queue (the kernels' own type: a test-only type would end up in the
     numba cache index of ``_lane``'s functions, which other processes could then not load)."""
     ht, hs, hk, ha, hm = heap_new(4096)
-    lq = np.zeros(L.N_LANES, L.LANEQ)
-    lq["t_first"] = np.inf
+    lq = _empty_lanes()
     unused = {f: np.zeros(1, np.int64) for f in L.State._fields}
     return L.State(**dict(unused, lane=np.zeros((L.N_LANES, lane_cap), L.LANE), laneq=lq, heap_t=ht, heap_s=hs,
                           heap_k=hk, heap_a=ha, heap_m=hm, st=np.zeros(1, L.STATUS)))
