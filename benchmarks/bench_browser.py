@@ -101,7 +101,8 @@ _HOOK_KERNEL_JS = """() => {
   // a fresh kernel without ipywidgets imported answers the widget manager's state request with
   // "No such comm target registered: jupyter.widget.control" / "No such comm: ..." (harmless, every time).
   // Under load the widget manager's request can reach the kernel after Run All started, so those two
-  // notices (the kernel dropping a message to a comm it does not hold) are never counted.
+  // notices (the kernel dropping a message to a comm it does not hold, whichever message it was: the
+  // fresh-clone check once saw one whose parent was not comm_open or comm_msg) are never counted.
   k.iopubMessage.connect((_, m) => {
     const t = m.header.msg_type, parent = (m.parent_header || {}).msg_type;
     const pid = (m.parent_header || {}).msg_id;
@@ -109,8 +110,7 @@ _HOOK_KERNEL_JS = """() => {
     if (t === 'status' && parent === 'execute_request' && m.content.execution_state === 'idle')
       b.cells.push([performance.now(), 'done', pid, '']);
     if (parent === 'execute_request' || !b.running) return;
-    if (t === 'stream' && (parent === 'comm_open' || parent === 'comm_msg')
-        && /^No such comm( target registered)?:/.test(m.content.text)) return;
+    if (t === 'stream' && /^No such comm( target registered)?:/.test(m.content.text)) return;
     if (t === 'error' || (t === 'stream' && m.content.name === 'stderr'))
       b.kerr.push(t === 'error' ? `${m.content.ename}: ${m.content.evalue}` : m.content.text.slice(0, 2000));
   });
