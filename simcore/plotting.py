@@ -30,7 +30,7 @@ import ipywidgets as widgets
 import numpy as np
 import plotly.graph_objects as go
 
-from simcore import livefigure, static
+from simcore import figure_display, livefigure, static
 from simcore._validate import check_int, check_real
 from simcore.livefigure import LiveFigure, held_together
 
@@ -91,6 +91,7 @@ if static.is_static():  # a book build: figures shown in cells render as HTML di
     static.use_static_renderer()
 else:  # in a kernel: plotly.js travels to the page now, while the chapter is still importing
     livefigure.preload()
+    figure_display.install()  # static figures shown without plotly's renderers' 1-2.5 s first import
 
 _FALLBACK = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 
