@@ -7,12 +7,13 @@ its version (~1.4 s): 1.3-2.5 s of a chapter's first static figure, before anyth
 JupyterLab, plotly then picks the ``plotly_mimetype`` renderer, whose whole output is one mimetype bundle:
 ``{"application/vnd.plotly.v1+json": <the figure as JSON>}``, drawn by the plotly extension JupyterLab ships.
 
-``install()`` (called by ``simcore.plotting`` in a kernel) registers a display function for plotly figures
-with IPython (``ipython_display_formatter.for_type``, IPython's own extension point) that sends that same
-bundle directly, in exactly the case where plotly would pick ``plotly_mimetype``: an ipykernel shell, none
-of the environments plotly detects for another renderer, and plotly's renderers not loaded yet. Once they
-are loaded (a student set ``pio.renderers.default`` or called ``fig.show()``), or in any other front end,
-the figure is shown by plotly's own ``_ipython_display_``, unchanged.
+``install()`` (called by ``simcore.plotting`` in a kernel) registers a display function for ``go.Figure``
+with IPython (``ipython_display_formatter.for_type``, IPython's own extension point; a ``FigureWidget`` is
+no ``go.Figure`` and still shows as a widget) that sends that same bundle directly, in exactly the case
+where plotly would pick ``plotly_mimetype``: an ipykernel shell, none of the environments plotly detects
+for another renderer, and plotly's renderers not loaded yet. Once they are loaded (a student set
+``pio.renderers.default`` or called ``fig.show()``), or in any other front end, the figure is shown by
+plotly's own ``_ipython_display_``, unchanged.
 """
 
 from __future__ import annotations
@@ -51,9 +52,10 @@ def mimebundle(fig) -> dict:
 
 
 def _display(fig) -> None:
+    import plotly.graph_objects as go
     from IPython.display import display
 
-    if plotly_would_pick_mimetype(_SHELL[0]):
+    if plotly_would_pick_mimetype(_SHELL[0]) and type(fig)._ipython_display_ is go.Figure._ipython_display_:
         display(mimebundle(fig), raw=True)
     else:
         fig._ipython_display_()
@@ -72,8 +74,14 @@ def install() -> bool:
     shell = get_ipython()
     if shell is None or not plotly_would_pick_mimetype(shell):
         return False
-    from plotly.basedatatypes import BaseFigure
-
     _SHELL[0] = shell
-    shell.display_formatter.ipython_display_formatter.for_type(BaseFigure, _display)
+    register(shell.display_formatter.ipython_display_formatter)
     return True
+
+
+def register(formatter) -> None:
+    """Register ``_display`` with an IPython ``IPythonDisplayFormatter`` for ``go.Figure`` (and subclasses;
+    not ``go.FigureWidget``, which is no ``go.Figure`` and displays as a widget)."""
+    import plotly.graph_objects as go
+
+    formatter.for_type(go.Figure, _display)

@@ -98,3 +98,13 @@ def test_display_sends_the_bundle_or_defers(no_renderers):
     no_renderers.setattr(figure_display, "_SHELL", [_shell("TerminalInteractiveShell", "IPython.terminal")])
     figure_display._display(fig)
     assert deferred == [fig] and len(shown) == 1
+
+
+def test_registered_for_figures_not_widgets():
+    from IPython.core.formatters import IPythonDisplayFormatter
+
+    formatter = IPythonDisplayFormatter()
+    figure_display.register(formatter)
+    assert formatter.lookup(_figure()) is figure_display._display
+    with pytest.raises(KeyError):  # a FigureWidget still displays as a widget
+        formatter.lookup(go.FigureWidget())
