@@ -80,12 +80,17 @@ setInterval(() => {
   if (live && live.plotly && !window.__bench.phase.plotlyHooked) {
     window.__bench.phase.plotlyHooked = 1; live.plotly.then(() => __mark('plotly'));
   }
-  for (const el of document.querySelectorAll('.jp-OutputArea-output .js-plotly-plot')) {
+  let drawn = 0;  // static plots (outputs without controls) drawn so far: the page draws them in order
+  for (const el of document.querySelectorAll('.js-plotly-plot')) {  // a static plot is its output element
     const out = el.closest('.jp-OutputArea-output');
-    if (out.querySelector('.widget-slider, .widget-dropdown') && el.getBoundingClientRect().height > 0) {
-      window.__bench.firstLivePlot = performance.now(); return;
-    }
+    if (!out) continue;
+    const shown = el.getBoundingClientRect().height > 0 && el.querySelector('.main-svg');
+    if (out.querySelector('.widget-slider, .widget-dropdown')) {
+      if (shown) { window.__bench.firstLivePlot = performance.now(); return; }
+    } else if (shown) drawn++;
   }
+  const st = window.__bench.staticPlots || (window.__bench.staticPlots = []);
+  while (st.length < drawn) st.push(performance.now());
 }, 50);
 """
 
@@ -313,7 +318,8 @@ def phases(page, since_ms: float) -> dict:
     executed cell's [start, end] up to the first plot), 'widgets' (a panel's controls shown), 'plotly'
     (plotly.js ready in the page), 'plot' (first live plot drawn)."""
     b = page.evaluate("() => ({phase: window.__bench.phase, cells: window.__bench.cells, "
-                      "plot: window.__bench.firstLivePlot, run: window.__bench.runAllAt || 0})")
+                      "plot: window.__bench.firstLivePlot, run: window.__bench.runAllAt || 0, "
+                      "static: window.__bench.staticPlots || []})")
     sec = lambda t: round((t - since_ms) / 1000, 2) if t else float("nan")  # noqa: E731
     out = {k: sec(b["phase"].get(k, 0)) for k in ("notebook", "widgets", "plotly")}
     out["kernel"], out["plot"] = sec(b["run"]), sec(b["plot"])
@@ -324,19 +330,23 @@ def phases(page, since_ms: float) -> dict:
         elif kind == "done" and pid in cells:
             cells[pid][1] = sec(t)
     out["cells"] = list(cells.values())
+    out["static"] = [sec(t) for t in b["static"]]
     return out
 
 
 def phase_text(ph: dict) -> str:
     """Return ``phases()`` as one line."""
     cells = " ".join(f"[{a:.1f}-{b:.1f}]" for a, b, _code in ph["cells"])
+    static = ph.get("static", [])
+    drawn = (f"{len(static)} static plots drawn before it ({static[0]:.1f}-{static[-1]:.1f} s), " if static
+             else "")
     return (f"notebook shown {ph['notebook']:.1f} s, kernel idle {ph['kernel']:.1f} s, cells {cells}, "
-            f"controls shown {ph['widgets']:.1f} s, plotly.js ready {ph['plotly']:.1f} s, "
+            f"controls shown {ph['widgets']:.1f} s, plotly.js ready {ph['plotly']:.1f} s, {drawn}"
             f"plot {ph['plot']:.1f} s")
 
 
 _RESET_JS = """() => { const b = window.__bench; b.firstLivePlot = 0; b.phase = {}; b.cells = []; b.kstat = [];
-  b.kerr = []; b.hooked = false; b.running = false; b.runAllAt = 0; return performance.now(); }"""
+  b.kerr = []; b.hooked = false; b.running = false; b.runAllAt = 0; b.staticPlots = []; return performance.now(); }"""
 
 
 def _wait_kernel_idle(page, timeout_s: float = 120) -> None:
