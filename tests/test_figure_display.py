@@ -108,3 +108,22 @@ def test_registered_for_figures_not_widgets():
     assert formatter.lookup(_figure()) is figure_display._display
     with pytest.raises(KeyError):  # a FigureWidget still displays as a widget
         formatter.lookup(go.FigureWidget())
+
+
+def test_a_kernel_shows_a_figure_without_plotlys_renderers():
+    """In a real ipykernel, importing simcore.plotting makes a figure cell's output plotly's mimetype bundle,
+    and plotly's renderer module (the 1-2.5 s import) is never loaded."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import plotly.graph_objects as go\nimport simcore.plotting\n"
+                                  "go.Figure(go.Scatter(y=[1, 3, 2], name='a'))"),
+        nbformat.v4.new_code_cell("import sys\nprint('plotly.io._renderers' in sys.modules)"),
+    ]
+    NotebookClient(nb, timeout=120, kernel_name="python3").execute()
+    (shown,) = nb.cells[0].outputs
+    assert set(shown["data"]) == {figure_display.MIMETYPE}
+    assert shown["data"][figure_display.MIMETYPE]["data"][0]["name"] == "a"
+    assert nb.cells[1].outputs[0]["text"].strip() == "False"
