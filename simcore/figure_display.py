@@ -46,22 +46,23 @@ def plotly_would_pick_mimetype(shell) -> bool:
 
 def mimebundle(fig) -> dict:
     """Return the bundle plotly's ``plotly_mimetype`` renderer would display for ``fig`` (no config set)."""
+    import plotly.graph_objects as go
     from plotly.io import to_json
 
+    if not isinstance(fig, go.Figure):
+        raise ValueError(f"fig={type(fig).__name__} object is not a figure: must be a plotly go.Figure (or subclass)")
     return {MIMETYPE: json.loads(to_json(fig.to_dict(), validate=False, remove_uids=False))}
 
 
 def _display(fig) -> None:
     import plotly.graph_objects as go
+    from IPython import get_ipython
     from IPython.display import display
 
-    if plotly_would_pick_mimetype(_SHELL[0]) and type(fig)._ipython_display_ is go.Figure._ipython_display_:
+    if plotly_would_pick_mimetype(get_ipython()) and type(fig)._ipython_display_ is go.Figure._ipython_display_:
         display(mimebundle(fig), raw=True)
     else:
         fig._ipython_display_()
-
-
-_SHELL: list = [None]
 
 
 def install() -> bool:
@@ -74,7 +75,6 @@ def install() -> bool:
     shell = get_ipython()
     if shell is None or not plotly_would_pick_mimetype(shell):
         return False
-    _SHELL[0] = shell
     register(shell.display_formatter.ipython_display_formatter)
     return True
 

@@ -89,13 +89,15 @@ def test_loaded_renderers_keep_plotlys_path(no_renderers):
 def test_display_sends_the_bundle_or_defers(no_renderers):
     shown = []
     no_renderers.setattr("IPython.display.display", lambda obj, raw=False: shown.append((obj, raw)))
-    no_renderers.setattr(figure_display, "_SHELL", [_shell("ZMQInteractiveShell", "ipykernel.zmqshell")])
+    zmq = _shell("ZMQInteractiveShell", "ipykernel.zmqshell")
+    no_renderers.setattr("IPython.get_ipython", lambda: zmq)
     fig = _figure()
     figure_display._display(fig)
     assert shown == [(figure_display.mimebundle(fig), True)]
     deferred = []
     no_renderers.setattr(go.Figure, "_ipython_display_", lambda self: deferred.append(self))
-    no_renderers.setattr(figure_display, "_SHELL", [_shell("TerminalInteractiveShell", "IPython.terminal")])
+    term = _shell("TerminalInteractiveShell", "IPython.terminal")
+    no_renderers.setattr("IPython.get_ipython", lambda: term)
     figure_display._display(fig)
     assert deferred == [fig] and len(shown) == 1
 
@@ -127,3 +129,8 @@ def test_a_kernel_shows_a_figure_without_plotlys_renderers():
     assert set(shown["data"]) == {figure_display.MIMETYPE}
     assert shown["data"][figure_display.MIMETYPE]["data"][0]["name"] == "a"
     assert nb.cells[1].outputs[0]["text"].strip() == "False"
+
+
+def test_mimebundle_refuses_what_is_not_a_figure():
+    with pytest.raises(ValueError, match=r"fig=dict object is not a figure: must be a plotly go.Figure"):
+        figure_display.mimebundle({"data": []})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from simcore._validate import check_real
 from simcore.ftp import FtpParams, run_traced, run_transfer
 from simcore.ftp.competition import compete
 from simcore.ftp.figure_sweep import (
@@ -127,7 +128,8 @@ def draw_cwnd(fig: go.Figure, runs: dict[str, tuple]) -> None:
 
 def space_time_height_px(span_s: float) -> int:
     """Return a space-time diagram's height: taller for a longer session (so designs compare by eye), 120 px
-    per second over a floor of 320 px that keeps the shortest sessions readable, at most 12 s."""
+    per second over a floor of 320 px that keeps the shortest sessions readable, at most 12 s. Pixels."""
+    span_s = check_real("span_s", span_s, 0.0)
     return 320 + int(120 * min(span_s, 12.0))
 
 
