@@ -96,9 +96,11 @@ def _assign_slots(p: SatelliteParams, w: Workload) -> tuple[np.ndarray, list[Lin
     key = r_idx.astype(np.int64) * p.n_delay_classes + d_idx.astype(np.int64)
     out, slot_key = assign(np.argsort(w.time_s, kind="stable").astype(np.int64), key, start, free_after,
                            p.n_rate_classes * p.n_delay_classes)
-    slots = [LinkParams(rate_bps=float(r_val[k // p.n_delay_classes]), delay_s=float(d_val[k % p.n_delay_classes]),
-                        queue_packets=_SLOT_QUEUE_PACKETS) for k in slot_key.tolist()]
-    return out, slots
+    keys = slot_key.tolist()
+    nd = p.n_delay_classes
+    per_class = {k: LinkParams(rate_bps=float(r_val[k // nd]), delay_s=float(d_val[k % nd]),
+                               queue_packets=_SLOT_QUEUE_PACKETS) for k in set(keys)}  # ~140 classes, ~6k slots
+    return out, [per_class[k] for k in keys]
 
 
 def build_satellite(params: SatelliteParams, seed: SeedLike, requests: Workload | None = None, *,

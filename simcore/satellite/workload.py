@@ -211,14 +211,12 @@ def merge_traces(days: Workload, n_traces: int, n_days: int, interval_s: float) 
     check_int("n_traces", n_traces, 1, 10**5)
     check_int("n_days", n_days, 1, 366)
     n_copies = -(-n_traces // n_days)
-    parts = []
-    for j in range(n_traces):
-        d, c = j % n_days, j // n_days
-        w = days.take(days.day == d)
-        t = np.mod(w.time_s + c * interval_s / n_copies, interval_s)
-        parts.append(Workload(t, w.request_bytes, w.reply_bytes, w.server_mss_bytes, w.server_window_bytes,
-                              w.us_delay_s, w.release_rate_bps, w.day, np.full(len(w), c, np.int64)))
-    merged = Workload(**{f.name: np.concatenate([getattr(q, f.name) for q in parts]) for f in fields(Workload)})
+    of_day = [np.flatnonzero(days.day == d) for d in range(min(n_days, n_traces))]
+    rows = np.concatenate([of_day[j % n_days] for j in range(n_traces)]).astype(np.int64)
+    copy = np.concatenate([np.full(of_day[j % n_days].size, j // n_days, np.int64) for j in range(n_traces)])
+    merged = days.take(rows)
+    merged = Workload(**{**merged.__dict__, "copy": copy,
+                         "time_s": np.mod(merged.time_s + copy * interval_s / n_copies, interval_s)})
     order = np.lexsort((merged.copy, merged.day, merged.time_s))  # by time; ties by day, then copy
     return merged.take(order)
 
