@@ -31,7 +31,7 @@ def delack_arm(S, r, t):
     fire = t + d
     if S.conn[r >> 1].delack_ticks == 1:  # BSD: the next tick of a clock of period d
         fire = (math.floor(t / d) + 1.0) * d
-    lane_push(S, LANE_DELACK, fire, EV_DELACK, half[r].dack_gen * half.shape[0] + r)
+    lane_push(S, LANE_DELACK, fire, EV_DELACK, half[r].dack_gen * S.st[0].n_halves + r)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -48,7 +48,7 @@ def delack_fired(S, a):
     """Return the receiver half whose timer the ``EV_DELACK`` argument ``a`` names if that timer is still
     current (it is disarmed), else -1 (cancelled since)."""
     half = S.half
-    nh = half.shape[0]
+    nh = S.st[0].n_halves
     r = a % nh
     if a // nh == half[r].dack_gen and half[r].dack_armed == 1:
         half[r].dack_armed = 0

@@ -19,6 +19,7 @@ from ._app import write
 from ._lane import lane_first, lane_pop
 from ._link import alloc, fluid_advance, fluid_chunks, inject, link_enqueue, push, release, trace_pkt
 from ._outline import outline
+from ._slot import maybe_free, slot_of
 from ._stateref import by_ref
 from ._transport import on_arrival, on_delack, on_open, on_timer
 
@@ -90,7 +91,9 @@ def run(state):
     path_ptr = S.path_ptr
     path_links = S.path_links
     t_end = st.t_end
-    nh = S.half.shape[0]
+    nh = st.n_halves
+    slot_rows = S.conn.shape[0]
+    n_conn = nh >> 1
     events = 0
     seg_rows = S.seg.shape[0]
     ooo_rows = S.ooo.shape[0]
@@ -102,7 +105,8 @@ def run(state):
         if st.flags & (L.OVF_POOL | L.OVF_HEAP | L.OVF_RING | L.OVF_ROWS):
             break
         # an event takes at most one row of each table: pause for more before none is left
-        if (st.seg_free == 0 and seg_rows < nh) or (st.ooo_free == 0 and ooo_rows < nh):
+        if ((st.seg_free == 0 and seg_rows < nh) or (st.ooo_free == 0 and ooo_rows < nh)
+                or (st.slot_free == 0 and slot_rows < n_conn)):
             st.flags |= L.PAUSE_ROWS
             break
         # the earliest of the next known event, the heap's first and the timer lanes' first (_lane); a tie
@@ -128,28 +132,36 @@ def run(state):
         if k == L.EV_ARRIVE:
             path = pkt[a].path
             hop = pkt[a].hop + 1
+            c = -1 if pkt[a].flags & L.F_CBR else pkt[a].conn
             if path_ptr[path] + hop < path_ptr[path + 1]:
                 pkt[a].hop = hop
                 if st.trace == 1:
                     outline(trace_pkt, (S, t, L.TR_FORWARD, a, path_links[path_ptr[path] + hop]))
-                link_enqueue(S, path_links[path_ptr[path] + hop], a, t)
+                if link_enqueue(S, path_links[path_ptr[path] + hop], a, t) == 0 and c >= 0:
+                    maybe_free(S, c)  # dropped: perhaps the connection's last packet
             else:
                 st.delivered += 1
                 if st.trace == 1:
                     outline(trace_pkt, (S, t, L.TR_RECV, a, path_links[path_ptr[path + 1] - 1]))
-                if pkt[a].flags & L.F_CBR:
+                if c < 0:
                     _cbr_arrive(S, a, t)
+                    release(S, a)
                 else:
                     on_arrival(S, a, t)
-                release(S, a)
+                    release(S, a)
+                    maybe_free(S, c)
         elif k == L.EV_RTO:
             on_timer(S, a, t)
+            maybe_free(S, (a % nh) >> 1)
         elif k == L.EV_DELACK:
             on_delack(S, a, t)
+            maybe_free(S, (a % nh) >> 1)
         elif k == L.EV_WRITE:
             write(S, a, t)
-        elif k == L.EV_OPEN:
-            on_open(S, a, t)
+        elif k == L.EV_OPEN:  # a: the scenario's connection number; it takes a slot unless it has one
+            c = slot_of(S, a)
+            if c >= 0:
+                on_open(S, c, t)
         elif k == L.EV_CBR:
             _cbr_emit(S, a, t)
     if st.flags & L.PAUSE_ROWS:

@@ -14,10 +14,11 @@ time order (delayed-ACK timers, BSD retransmission timers of the same tick count
 of largest bandwidth-delay product) wait in FIFO lanes beside the heap (``S.lane``, ``_lane.py``), numbered
 as heap events, and ``run`` takes the earliest of the three.
 
-A *half* ``h = 2 * conn + d`` is one direction of a connection: ``d = 0`` carries data client -> server,
-``d = 1`` server -> client. The sender of half ``h`` and the receiver of half ``h ^ 1`` live at the same
-host. ``S.conn[c].proto`` names the transport of connection ``c`` (``PROTO_TCP``); ``_transport`` dispatches
-on it (see CONTRIBUTING.md, "Adding a transport").
+A *half* ``h = 2 * c + d`` is one direction of the connection in slot ``c`` (``_slot.py``: the rows of ``S.half``
+and ``S.conn`` are per connection slot; ``S.conn[c].cid`` is the connection's number in the scenario): ``d = 0``
+carries data client -> server, ``d = 1`` server -> client. The sender of half ``h`` and the receiver of half
+``h ^ 1`` live at the same host. ``S.conn[c].proto`` names the transport of connection ``c`` (``PROTO_TCP``);
+``_transport`` dispatches on it (see CONTRIBUTING.md, "Adding a transport").
 
 Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True)``:
 
@@ -236,8 +237,11 @@ HALF = _ordered_dtype(
 # (partial_bytes_acked), peer_rwnd (the peer's window as the sender tracks it), abort_t (when the set-up was
 # given up, nan never); syn_retx counts the INIT / COOKIE-ECHO retransmissions.
 
-# One row per connection: its parameters and application bookkeeping. proto (PROTO_*), client, server, variant
-# (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack, idle_restart,
+# One row per connection *slot* (``_slot.py``: a connection takes a slot when the kernel first needs it and gives
+# it back once closed and unreferenced; half ``h`` of the kernel is half ``h & 1`` of the connection in slot
+# ``h >> 1``): its parameters and application bookkeeping. cid (the connection's number in the scenario),
+# keep (1: never given back: a pooled connection), n_pkts (its packets in flight), proto (PROTO_*), client, server,
+# variant (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack, idle_restart,
 # closer (0 client, 1 server, -1 never), fin_queued, opened, multistream (1: per-stream
 # delivery, 2: SCTP unordered, each message on arrival), hdr (header bytes per packet, options
 # included), dupthresh, limited_tx (RFC 3042), delack_ticks (1: the delayed ACK leaves at the next multiple of
@@ -249,11 +253,20 @@ HALF = _ordered_dtype(
 # COOKIE-ECHO), max_init (Max.Init.Retransmits).
 CONN = _ordered_dtype(
     # hot, per packet: the first 3 cache lines
-    "proto mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart tick_s:f "
+    "proto n_pkts mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart tick_s:f "
     "min_rto:f max_rto:f multistream closer fin_queued opened total:2 written:2 done:2 "
     # cold: set-up, close and SCTP
-    "client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f "
+    "cid keep client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f "
     "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data max_init")
+
+# Per connection number (``cid``), what the kernel reads before the connection has a slot or after it gave it
+# back: slot (-1 none yet, -2 given back), par (its row of parameters in S.conn_par, CONN records copied into
+# the slot), client, server, closer, pooled, total[d] messages per direction, open_t; and the connection's results
+# once it gave its slot back: timewait_t (nan while none); HALF_OUT, one row per half 2 * cid + d: the fields
+# ``simulate._result`` reads.
+CONN_ID = _ordered_dtype("slot par client server closer pooled total:2 open_t:f timewait_t:f")
+HALF_OUT = _ordered_dtype("rcv_nxt fin_rcvd rcv_started n_segs n_retx n_timeout n_fretx cwnd:f ssthresh:f srtt:f "
+                          "rto:f est_t:f fin_acked_t:f abort_t:f")
 
 # Sender's scoreboard, one row per open sending half, a ring of its sent segments: start seq, len (seq
 # space), flags (G_*), epoch (recovery epoch in which it was last retransmitted).
@@ -319,13 +332,17 @@ POOL = _dtype("p0 p1 rule next")
 
 # Status and counters, one row: flags (OVF_* / PAUSE_ROWS), uid, free_n (free packet slots, S.pkt_free),
 # events, created, delivered, drop_q, drop_l, n_pkttr, n_tcptr, n_qtr, n_cbrrec, trace (1 when tracing),
-# seg_free / ooo_free (free rows of S.seg / S.ooo, S.seg_free / S.ooo_free), has_relays.
+# seg_free / ooo_free (free rows of S.seg / S.ooo, S.seg_free / S.ooo_free), has_relays, slot_free (free
+# connection slots, S.slot_free), n_halves (2 x the scenario's connections: timer events carry
+# gen * n_halves + half), slots_freed (slots given back), recycle (1: slots are given back; 0: one slot per
+# connection, kept, as a reference).
 # Floats: t_end (s).
 STATUS = _dtype("flags uid free_n events created delivered drop_q drop_l n_pkttr n_tcptr n_qtr n_cbrrec trace "
-                "seg_free ooo_free has_relays known_next n_known", "t_end")
+                "seg_free ooo_free has_relays known_next n_known slot_free n_halves slots_freed recycle", "t_end")
 
 State = namedtuple("State", [
-    "half", "conn", "seg", "ooo", "seg_free", "ooo_free",  # transports
+    "half", "conn", "seg", "ooo", "seg_free", "ooo_free",  # transports (half and conn: one row per slot)
+    "slot_free", "half_tpl", "conn_par", "conn_id", "half_out",  # connection slots (_slot.py)
     "pkt", "pkt_free", "st",  # packets, status
     "link", "ring", "rng", "fluid", "drops", "path_ptr", "path_links",  # links and routes
     "msg", "dep_ptr", "dep_msg", "cdep_ptr", "cdep_conn", "pool", "pool_conn",  # application
