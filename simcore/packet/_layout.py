@@ -240,7 +240,8 @@ HALF = _ordered_dtype(
 # One row per connection *slot* (``_slot.py``: a connection takes a slot when the kernel first needs it and gives
 # it back once closed and unreferenced; half ``h`` of the kernel is half ``h & 1`` of the connection in slot
 # ``h >> 1``): its parameters and application bookkeeping. cid (the connection's number in the scenario),
-# keep (1: never given back: a pooled connection), n_pkts (its packets in flight), proto (PROTO_*), client, server,
+# keep (1: never given back: a pooled connection), n_pkts (its packets in flight),
+# rt[d] (route of half d), proto (PROTO_*), client, server,
 # variant (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack, idle_restart,
 # closer (0 client, 1 server, -1 never), fin_queued, opened, multistream (1: per-stream
 # delivery, 2: SCTP unordered, each message on arrival), hdr (header bytes per packet, options
@@ -253,7 +254,7 @@ HALF = _ordered_dtype(
 # COOKIE-ECHO), max_init (Max.Init.Retransmits).
 CONN = _ordered_dtype(
     # hot, per packet: the first 3 cache lines
-    "proto n_pkts mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart tick_s:f "
+    "proto n_pkts rt:2 mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart tick_s:f "
     "min_rto:f max_rto:f multistream closer fin_queued opened total:2 written:2 done:2 "
     # cold: set-up, close and SCTP
     "cid keep client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f "
@@ -261,10 +262,11 @@ CONN = _ordered_dtype(
 
 # Per connection number (``cid``), what the kernel reads before the connection has a slot or after it gave it
 # back: slot (-1 none yet, -2 given back), par (its row of parameters in S.conn_par, CONN records copied into
-# the slot), client, server, closer, pooled, total[d] messages per direction, open_t; and the connection's results
+# the slot), client, server, closer, pooled, total[d] messages per direction, rt[d] (route of half d: links
+# S.path_links[S.path_ptr[rt]:S.path_ptr[rt + 1]]), open_t; and the connection's results
 # once it gave its slot back: timewait_t (nan while none); HALF_OUT, one row per half 2 * cid + d: the fields
 # ``simulate._result`` reads.
-CONN_ID = _ordered_dtype("slot par client server closer pooled total:2 open_t:f timewait_t:f")
+CONN_ID = _ordered_dtype("slot par client server closer pooled total:2 rt:2 open_t:f timewait_t:f")
 HALF_OUT = _ordered_dtype("rcv_nxt fin_rcvd rcv_started n_segs n_retx n_timeout n_fretx cwnd:f ssthresh:f srtt:f "
                           "rto:f est_t:f fin_acked_t:f abort_t:f")
 

@@ -200,9 +200,8 @@ def _stamp(S, p, path, t):
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def route(S, h):
-    """Return the route of the kernel's half ``h`` (slot ``h >> 1``): routes are numbered by the scenario's
-    halves, ``2 * cid + d``."""
-    return 2 * S.conn[h >> 1].cid + (h & 1)
+    """Return the route of the kernel's half ``h`` (slot ``h >> 1``; ``S.path_ptr`` / ``S.path_links``)."""
+    return S.conn[h >> 1].rt[h & 1]
 
 
 @njit(cache=True, inline="always")

@@ -7,7 +7,7 @@ message is written on it, whichever comes first. The slot's rows start as a conn
 slots existed: the template half row ``S.half_tpl`` (its ``rto`` the connection's initial RTO) and the
 connection's parameters ``S.conn_par[par]`` with its own columns from ``S.conn_id``. Inside the kernel ``c`` and
 ``h`` are slot numbers (half ``h = 2 * slot + d``); ``S.conn[c].cid`` is the connection's number in the scenario,
-which routes (``_link.route``), traces, messages and pools use.
+which traces, messages and pools use (routes: ``S.conn[c].rt``, ``_link.route``).
 
 It gives the slot back (``maybe_free``) once nothing can read or change its rows any more: a TCP connection,
 not pooled, whose two FINs are acknowledged, with no packet in flight (``n_pkts``, counted by ``_link``), no
@@ -57,6 +57,8 @@ def _take_slot(S, cid):
     conn[s].open_t = ci[cid].open_t
     conn[s].total[0] = ci[cid].total[0]
     conn[s].total[1] = ci[cid].total[1]
+    conn[s].rt[0] = ci[cid].rt[0]
+    conn[s].rt[1] = ci[cid].rt[1]
     for h in range(2 * s, 2 * s + 2):
         g_rto = half[h].rto_gen
         g_dack = half[h].dack_gen
