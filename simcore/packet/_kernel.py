@@ -19,6 +19,7 @@ from ._app import write
 from ._lane import lane_first, lane_pop
 from ._link import alloc, fluid_advance, fluid_chunks, inject, link_enqueue, push, release, trace_pkt
 from ._outline import outline
+from ._prefetch import prefetch, prefetch2, prefetch5
 from ._slot import maybe_free, slot_of
 from ._stateref import by_ref
 from ._transport import on_arrival, on_delack, on_open, on_timer
@@ -73,6 +74,40 @@ def _cbr_arrive(S, p, t):
     st.n_cbrrec = n + 1
 
 
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _hint_next(S):
+    """Prefetch rows the next events will read (``_prefetch``: at chapter 2's scale they were last read a round
+    trip ago, thousands of connections earlier): the packet row of the heap's first event if it is an arrival;
+    for each link lane, the packet rows of its second and third arrivals and, its first arrival's packet row
+    being in the caches since the last event, the rows that arrival reads next: its next link's row, or at the
+    last hop its connection's and halves' rows (their hot lines)."""
+    pkt = S.pkt
+    if S.heap_m[0] > 0 and S.heap_k[0] == L.EV_ARRIVE:
+        prefetch2(pkt, S.heap_a[0])
+    lq = S.laneq
+    lane = S.lane
+    cap = lane.shape[1]
+    for q in range(L.LANE_LINK0, L.LANE_LINK0 + L.N_LINK_LANES):
+        n = lq[q].n
+        if n == 0:
+            continue
+        h = lq[q].head
+        for j in range(1, 3):
+            if j < n:
+                i = h + j
+                prefetch2(pkt, lane[q, i if i < cap else i - cap].a)
+        p = lane[q, h].a
+        path = pkt[p].path
+        nxt = S.path_ptr[path] + pkt[p].hop + 1
+        if nxt < S.path_ptr[path + 1]:
+            prefetch(S.link, S.path_links[nxt])
+        elif not pkt[p].flags & L.F_CBR:
+            c = pkt[p].conn
+            prefetch2(S.conn, c)
+            prefetch5(S.half, 2 * c)
+            prefetch5(S.half, 2 * c + 1)
+
+
 @njit(cache=True, _nrt=False, error_model="numpy", no_cfunc_wrapper=True)
 def run(state):
     """Run the event loop over the state ``S``; return the number of events processed.
@@ -101,6 +136,7 @@ def run(state):
     kk = S.known_k
     ka = S.known_a
     n_known = st.n_known
+    hint = st.hint == 1
     while True:
         if st.flags & (L.OVF_POOL | L.OVF_HEAP | L.OVF_RING | L.OVF_ROWS):
             break
@@ -129,6 +165,8 @@ def run(state):
             else:
                 t, k, a = heap_pop(ht, hs, hk, ha, hm)
         events += 1
+        if hint:
+            _hint_next(S)
         if k == L.EV_ARRIVE:
             path = pkt[a].path
             hop = pkt[a].hop + 1

@@ -204,6 +204,9 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     st["slot_free"] = slots
     st["n_halves"] = nh
     st["recycle"] = 0 if caps.get("slots_full") else 1  # slots_full: one slot per connection, never given back
+    # Prefetching rows (_kernel._hint_next) pays where they no longer fit in the caches (chapter 2's highest load:
+    # ~8k connections alive among 275k) and costs ~5-10 % where they do (the 10-flow reference dumbbell).
+    st["hint"] = int(caps.get("hint", nc >= _HINT_CONNECTIONS))
     # np.zeros maps its pages lazily: a generous first guess costs only the rows written, while a trace that
     # overflows costs a whole second run. Each trace has its own size (a run writes ~1.5 queue samples and
     # ~0.13 cwnd samples per packet record): the first guesses hold 4 bulk flows at 100 Mbit/s for 20 s
@@ -271,6 +274,7 @@ _ROW_TABLES = (("seg", "seg_free"), ("ooo", "ooo_free"))  # (table, its free lis
 # 256 rows paused the run 12 times and copied ~0.25 GB).
 _FIRST_ROWS = 4096
 _ROW_GROWTH = 4
+_HINT_CONNECTIONS = 20_000  # scenarios with at least this many connections prefetch rows (_kernel._hint_next)
 _FIRST_SLOTS = 4096  # connection slots (_slot.py) at the start; they grow by _ROW_GROWTH too
 
 

@@ -120,3 +120,14 @@ def test_a_connection_never_opened_reports_as_it_started():
     assert r.delivered_bytes[1].tolist() == [0, 0] and r.segments_sent[1].tolist() == [0, 0]
     assert r.rto_s[1].tolist() == [2.5, 2.5]
     assert np.isnan(r.message_write_s[2])
+
+
+def test_prefetching_changes_nothing():
+    # The event loop's cache hints (on by default only for scenarios of 20k connections and more) change no
+    # value: a lossy run of overlapping fetches, with the hints forced on and off, is the same run.
+    link = LinkParams(rate_bps=5e6, delay_s=0.05, queue_packets=20, loss_prob=0.03)
+    sc = _fetches(60, 0.05, link, size=15_000)
+    _, on = _run(sc, {"hint": True})
+    _, off = _run(sc, {"hint": False})
+    assert on.retransmits.sum() > 0
+    _same(on, off)
