@@ -82,6 +82,11 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
   another (while ``S`` went by value, IR-inlining ``tcp_arrive`` instead of ``forceinline`` cut events/s
   tenfold; with ``StateRef`` it costs nothing at run time and saves a tenth of the compile).
 
+Memory at scale: the half and connection rows are per connection *slot* (``_slot.py``), taken and given back, so
+they grow with the connections alive, not with the scenario; routes are one per distinct (src, dst) (``S.conn[c].rt``);
+and in scenarios of 20k connections and more the event loop prefetches the rows its next events will read
+(``_kernel._hint_next``, ``_prefetch.py``: hints only, no value changes).
+
 numba's own compile-time waste in IR inlining and typing is fixed while the kernels compile
 (``_numba_fixes.compile_fixes``, entered by ``simulate.run_to_end`` until ``_kernel.run`` is compiled): same
 compiled code, ~4 s less.
