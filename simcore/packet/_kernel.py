@@ -202,6 +202,7 @@ def run(state):
                 on_open(S, c, t)
         elif k == L.EV_CBR:
             _cbr_emit(S, a, t)
+        # else EV_NONE: a cancelled delayed-ACK timer (_delack), skipped without reading its connection's rows
     if st.flags & L.PAUSE_ROWS:
         st.events += events
         return events

@@ -109,6 +109,7 @@ EV_DELACK = 2  # arg = gen * n_halves + half (receiver side of that half)
 EV_WRITE = 3  # arg = message index: the application writes the message
 EV_OPEN = 4  # arg = connection index: the client sends its SYN
 EV_CBR = 5  # arg = cbr source index: emit one packet
+EV_NONE = 6  # a cancelled timer's event left in its lane (``_delack``): counted, nothing to do
 
 # ---- TCP states of a sending half --------------------------------------------------------------------
 S_CLOSED = 0
@@ -221,7 +222,8 @@ def _ordered_dtype(fields: str) -> np.dtype:
 #   -1 none: every message before it is, so finding write_end does not rescan a long queue).
 # Receiver of this half (at the far host):
 #   rcv_started, rcv_nxt, ooo_row (row in S.ooo, -1; taken at the SYN, back at the FIN), ooo_n, ooo_clock,
-#   dack_bytes (in-order bytes not yet acknowledged), dack_gen, dack_armed, ack_owed (0 none, 1 now,
+#   dack_bytes (in-order bytes not yet acknowledged), dack_gen, dack_armed (0 none; armed: 1 + the position of
+#   its event in the delayed-ACK lane, or -1 when that event went to the heap: ``_delack``), ack_owed (0 none, 1 now,
 #   2 delayed), fin_rcvd, rcv_fin (seq of the FIN seen, -1), n_dupseg, segs_rcvd.
 # Floats: cwnd, ssthresh, srtt (< 0 before the first sample), rttvar, rto, rtt_t0, rto_deadline (inf
 #   when stopped), rto_ev_t (time of the pending RTO event), last_send, est_t, fin_acked_t, fin_rcvd_t.

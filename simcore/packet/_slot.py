@@ -93,7 +93,7 @@ def _free_slot(S, c):
     if ci[cid].slot != c or conn[c].proto != L.PROTO_TCP or conn[c].keep == 1 or S.st[0].recycle == 0:
         return
     for h in range(2 * c, 2 * c + 2):
-        if (math.isnan(half[h].fin_acked_t) or half[h].dack_armed == 1 or half[h].rto_deadline != math.inf
+        if (math.isnan(half[h].fin_acked_t) or half[h].dack_armed != 0 or half[h].rto_deadline != math.inf
                 or half[h].seg_row >= 0 or half[h].ooo_row >= 0):
             return
     out = S.half_out
