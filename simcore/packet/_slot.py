@@ -26,10 +26,16 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from . import _layout as L
 from ._outline import outline
+
+_CONN_WORDS = L.CONN.itemsize // 8  # a row's 8-byte fields (every field of CONN and HALF is an int64 or a float64)
+_HALF_WORDS = L.HALF.itemsize // 8
+_OUT_N = L.HALF_OUT.itemsize // 8
+_OUT_WORDS = np.array([L.HALF.fields[f][1] // 8 for f in L.HALF_OUT.names], np.int64)  # each HALF_OUT field's word
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -44,10 +50,15 @@ def _take_slot(S, cid):
     st.slot_free = n
     s = S.slot_free[n]
     ci = S.conn_id
-    half = S.half
-    tpl = S.half_tpl
+    # whole rows copied as int64 words (every field is 8 bytes): numba's record assignment copies field by field,
+    # ~3.7k lines of IR for the two rows, compiled into every caller
+    cw = S.conn.view(np.int64)
+    pw = S.conn_par.view(np.int64)
+    o = s * _CONN_WORDS
+    q = ci[cid].par * _CONN_WORDS
+    for j in range(_CONN_WORDS):
+        cw[o + j] = pw[q + j]
     conn = S.conn
-    conn[s] = S.conn_par[ci[cid].par]
     conn[s].cid = cid
     conn[s].keep = ci[cid].pooled
     conn[s].n_pkts = 0
@@ -59,10 +70,15 @@ def _take_slot(S, cid):
     conn[s].total[1] = ci[cid].total[1]
     conn[s].rt[0] = ci[cid].rt[0]
     conn[s].rt[1] = ci[cid].rt[1]
+    half = S.half
+    hw = S.half.view(np.int64)
+    tw = S.half_tpl.view(np.int64)
     for h in range(2 * s, 2 * s + 2):
         g_rto = half[h].rto_gen
         g_dack = half[h].dack_gen
-        half[h] = tpl[0]
+        o = h * _HALF_WORDS
+        for j in range(_HALF_WORDS):
+            hw[o + j] = tw[j]
         half[h].rto_gen = g_rto
         half[h].dack_gen = g_dack
         half[h].rto = conn[s].init_rto
@@ -96,24 +112,14 @@ def _free_slot(S, c):
         if (math.isnan(half[h].fin_acked_t) or half[h].dack_armed != 0 or half[h].rto_deadline != math.inf
                 or half[h].seg_row >= 0 or half[h].ooo_row >= 0):
             return
-    out = S.half_out
+    ow = S.half_out.view(np.int64)  # the fields simulate._result reads, copied as int64 words (_OUT_WORDS)
+    hw = half.view(np.int64)
     for d in range(2):
         h = 2 * c + d
-        o = 2 * cid + d
-        out[o].rcv_nxt = half[h].rcv_nxt
-        out[o].fin_rcvd = half[h].fin_rcvd
-        out[o].rcv_started = half[h].rcv_started
-        out[o].n_segs = half[h].n_segs
-        out[o].n_retx = half[h].n_retx
-        out[o].n_timeout = half[h].n_timeout
-        out[o].n_fretx = half[h].n_fretx
-        out[o].cwnd = half[h].cwnd
-        out[o].ssthresh = half[h].ssthresh
-        out[o].srtt = half[h].srtt
-        out[o].rto = half[h].rto
-        out[o].est_t = half[h].est_t
-        out[o].fin_acked_t = half[h].fin_acked_t
-        out[o].abort_t = half[h].abort_t
+        o = (2 * cid + d) * _OUT_N
+        b = h * _HALF_WORDS
+        for j in range(_OUT_N):
+            ow[o + j] = hw[b + _OUT_WORDS[j]]
         half[h].rto_gen += 1  # a pending event of this connection is stale for the next one
         half[h].dack_gen += 1
     ci[cid].timewait_t = conn[c].timewait_t
