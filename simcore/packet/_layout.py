@@ -343,8 +343,9 @@ POOL = _dtype("p0 p1 rule next")
 # events, created, delivered, drop_q, drop_l, n_pkttr, n_tcptr, n_qtr, n_cbrrec, trace (1 when tracing),
 # seg_free / ooo_free (free rows of S.seg / S.ooo, S.seg_free / S.ooo_free), has_relays, slot_free (free
 # connection slots, S.slot_free), n_halves (2 x the scenario's connections: timer events carry
-# gen * n_halves + half), slots_freed (slots given back), recycle (1: slots are given back; 0: one slot per
-# connection, kept, as a reference), hint (1: the event loop prefetches rows, ``_kernel._hint_next``).
+# gen * n_halves + half), slots_freed (slots given back), recycle (1: slots are given back and each connection's
+# packets in flight counted; 0: one slot per connection, kept: scenarios whose first slot table holds every
+# connection, and as a reference), hint (1: the event loop prefetches rows, ``_kernel._hint_next``).
 # Floats: t_end (s).
 STATUS = _dtype("flags uid free_n events created delivered drop_q drop_l n_pkttr n_tcptr n_qtr n_cbrrec trace "
                 "seg_free ooo_free has_relays known_next n_known slot_free n_halves slots_freed recycle hint", "t_end")

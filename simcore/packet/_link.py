@@ -125,7 +125,7 @@ def give_row(S, table, row):
 def release(S, p):
     """Return packet slot ``p`` to the pool (a connection's packet leaves its count in flight)."""
     st = S.st[0]
-    if not S.pkt[p].flags & F_CBR:
+    if st.recycle == 1 and not S.pkt[p].flags & F_CBR:
         S.conn[S.pkt[p].conn].n_pkts -= 1
     S.pkt_free[st.free_n] = p
     st.free_n += 1
@@ -190,7 +190,7 @@ def _stamp(S, p, path, t):
     st.uid += 1
     st.created += 1
     r.t_sent = t
-    if not r.flags & F_CBR:
+    if st.recycle == 1 and not r.flags & F_CBR:  # packets in flight: only a slot given back needs them
         S.conn[r.conn].n_pkts += 1
     lnk = S.path_links[S.path_ptr[path]]
     if st.trace == 1:

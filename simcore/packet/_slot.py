@@ -18,6 +18,10 @@ in the slot across reuses and step at the release, so a timer of the old connect
 (as it would have been for the old one: its delayed ACK was not armed, its timer stopped). Slot numbers never
 enter event times or numbers: the run is the one it was with one row per connection.
 
+Only a scenario with more connections than the first slot table (``simulate._FIRST_SLOTS``) gives slots back
+(``S.st[0].recycle``): a smaller one keeps a slot per connection and neither counts packets in flight nor tests
+for a release per packet, so small runs pay nothing for slots.
+
 The kernel pauses between events when no slot is free (``PAUSE_ROWS``, as for the scoreboard rows) and
 ``simulate.run_to_end`` grows the tables: an event takes at most one slot.
 """
@@ -133,5 +137,5 @@ def _free_slot(S, c):
 @njit(cache=True, inline="always")
 def maybe_free(S, c):
     """Give slot ``c`` back if its connection is done (``_free_slot``); the quick tests inline, per packet."""
-    if S.conn[c].n_pkts == 0 and not math.isnan(S.half[2 * c].fin_acked_t):
+    if S.st[0].recycle == 1 and S.conn[c].n_pkts == 0 and not math.isnan(S.half[2 * c].fin_acked_t):
         outline(_free_slot, (S, c))

@@ -203,7 +203,9 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     st["n_known"] = known_t.shape[0]
     st["slot_free"] = slots
     st["n_halves"] = nh
-    st["recycle"] = 0 if caps.get("slots_full") else 1  # slots_full: one slot per connection, never given back
+    # Slots are given back only when the first table cannot hold every connection (slots_full: one per connection):
+    # in smaller scenarios there is no memory to save, and the packets in flight are not counted (_link, _slot)
+    st["recycle"] = int(slots < nc)
     # Prefetching rows (_kernel._hint_next) pays where they no longer fit in the caches (chapter 2's highest load:
     # ~8k connections alive among 275k) and costs ~5-10 % where they do (the 10-flow reference dumbbell).
     st["hint"] = int(caps.get("hint", nc >= _HINT_CONNECTIONS))

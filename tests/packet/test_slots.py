@@ -60,6 +60,18 @@ def test_sequential_connections_share_one_slot_and_each_runs_as_if_alone():
         assert np.array_equal(getattr(res, f), np.tile(getattr(alone, f), (n, 1))), f
 
 
+def test_a_scenario_its_first_slot_table_holds_keeps_a_slot_per_connection():
+    # 40 sequential fetches fit the first slot table (4096 rows): no slot is given back, and the run is the one
+    # that recycles a table of 2 slots.
+    link = LinkParams(rate_bps=2e6, delay_s=0.01, queue_packets=50)
+    sc = _fetches(40, 2.0, link)
+    X, res = _run(sc, {})
+    assert int(X.st[0]["recycle"]) == 0 and int(X.st[0]["slots_freed"]) == 0 and X.conn.shape[0] == 40
+    Y, rec = _run(sc, {"first_slots": 2})
+    assert int(Y.st[0]["recycle"]) == 1 and int(Y.st[0]["slots_freed"]) == 40
+    _same(res, rec)
+
+
 def test_a_slot_is_not_given_back_while_a_packet_of_its_connection_is_in_flight():
     # Fetches alternate between a slow path (0.25 s each way) and a fast one (2 ms). On the slow path the
     # RTO is capped at 0.2 s, below the round trip, so every segment goes again before its ACK is back, and
