@@ -35,10 +35,9 @@ from numba import njit
 
 from . import _layout as L
 from ._outline import outline
+from ._rows import copy_row, set_word, word
 
-_CONN_WORDS = L.CONN.itemsize // 8  # a row's 8-byte fields (every field of CONN and HALF is an int64 or a float64)
-_HALF_WORDS = L.HALF.itemsize // 8
-_OUT_N = L.HALF_OUT.itemsize // 8
+_OUT_N = L.HALF_OUT.itemsize // 8  # a HALF_OUT row's 8-byte fields (every field of the records is 8 bytes)
 _OUT_WORDS = np.array([L.HALF.fields[f][1] // 8 for f in L.HALF_OUT.names], np.int64)  # each HALF_OUT field's word
 
 
@@ -54,14 +53,8 @@ def _take_slot(S, cid):
     st.slot_free = n
     s = S.slot_free[n]
     ci = S.conn_id
-    # whole rows copied as int64 words (every field is 8 bytes): numba's record assignment copies field by field,
-    # ~3.7k lines of IR for the two rows, compiled into every caller
-    cw = S.conn.view(np.int64)
-    pw = S.conn_par.view(np.int64)
-    o = s * _CONN_WORDS
-    q = ci[cid].par * _CONN_WORDS
-    for j in range(_CONN_WORDS):
-        cw[o + j] = pw[q + j]
+    # whole rows copied as their bytes (_rows): numba's record assignment copies field by field, ~3.7k lines of IR
+    copy_row(S.conn, s, S.conn_par, ci[cid].par)
     conn = S.conn
     conn[s].cid = cid
     conn[s].keep = ci[cid].pooled
@@ -75,14 +68,10 @@ def _take_slot(S, cid):
     conn[s].rt[0] = ci[cid].rt[0]
     conn[s].rt[1] = ci[cid].rt[1]
     half = S.half
-    hw = S.half.view(np.int64)
-    tw = S.half_tpl.view(np.int64)
     for h in range(2 * s, 2 * s + 2):
         g_rto = half[h].rto_gen
         g_dack = half[h].dack_gen
-        o = h * _HALF_WORDS
-        for j in range(_HALF_WORDS):
-            hw[o + j] = tw[j]
+        copy_row(half, h, S.half_tpl, 0)
         half[h].rto_gen = g_rto
         half[h].dack_gen = g_dack
         half[h].rto = conn[s].init_rto
@@ -116,14 +105,12 @@ def _free_slot(S, c):
         if (math.isnan(half[h].fin_acked_t) or half[h].dack_armed != 0 or half[h].rto_deadline != math.inf
                 or half[h].seg_row >= 0 or half[h].ooo_row >= 0):
             return
-    ow = S.half_out.view(np.int64)  # the fields simulate._result reads, copied as int64 words (_OUT_WORDS)
-    hw = half.view(np.int64)
+    out = S.half_out  # the fields simulate._result reads, copied as 8-byte words (_rows, _OUT_WORDS)
     for d in range(2):
         h = 2 * c + d
-        o = (2 * cid + d) * _OUT_N
-        b = h * _HALF_WORDS
+        o = 2 * cid + d
         for j in range(_OUT_N):
-            ow[o + j] = hw[b + _OUT_WORDS[j]]
+            set_word(out, o, j, word(half, h, _OUT_WORDS[j]))
         half[h].rto_gen += 1  # a pending event of this connection is stale for the next one
         half[h].dack_gen += 1
     ci[cid].timewait_t = conn[c].timewait_t
