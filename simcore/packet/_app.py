@@ -21,6 +21,7 @@ from . import _transport as T  # a module (late bound): _transport imports the t
 from ._link import push
 from ._ooo import ooo_holds
 from ._outline import outline
+from ._slot import slot_of
 
 
 @njit(cache=True, inline="always")
@@ -54,7 +55,7 @@ def _complete(S, r, m, t):
     cp = S.cdep_ptr
     for j in range(cp[m], cp[m + 1]):
         k = S.cdep_conn[j]
-        push(S, max(t, S.conn[k].open_t), L.EV_OPEN, k)
+        push(S, max(t, S.conn_id[k].open_t), L.EV_OPEN, k)  # k: the scenario's connection number
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -146,8 +147,14 @@ def _relay_progress(S, k):
     msg = S.msg
     if msg[k].end == 0:  # not written yet
         return 0
-    r = 2 * msg[k].conn + msg[k].dir
-    rn = S.half[r].rcv_nxt
+    cid = msg[k].conn
+    s = S.conn_id[cid].slot
+    if s >= 0:
+        rn = S.half[2 * s + msg[k].dir].rcv_nxt
+    elif s == -2:  # closed and given back: its final count
+        rn = S.half_out[2 * cid + msg[k].dir].rcv_nxt
+    else:
+        rn = 0
     return max(0, min(rn, msg[k].end) - msg[k].begin)
 
 
@@ -162,9 +169,10 @@ def _feed_relays(S, r, t):
         j = msg[m].relay_to
         if j >= 0 and msg[j].end > 0:
             prog = min(rn, msg[m].end) - msg[m].begin
-            if prog > msg[j].avail:
+            sj = S.conn_id[msg[j].conn].slot  # written, wholly available only once it is closed: it has a slot
+            if prog > msg[j].avail and sj >= 0:
                 msg[j].avail = prog
-                hj = 2 * msg[j].conn + msg[j].dir
+                hj = 2 * sj + msg[j].dir
                 _update_available(S, hj)
                 T.send_available(S, hj, t)
         m = msg[m].next
@@ -184,9 +192,13 @@ def _pick_conn(S, k, d):
     half = S.half
     best = pc[p0]
     best_out = -1
+    ci = S.conn_id
     for j in range(p0, p1):  # fewest bytes written but not yet acknowledged (data only: from seq 1)
-        h = 2 * pc[j] + d
-        out = max(0, half[h].stream_end - max(half[h].snd_una, 1))
+        s = ci[pc[j]].slot  # pooled connections keep their slot; none yet: nothing written, none outstanding
+        out = 0
+        if s >= 0:
+            h = 2 * s + d
+            out = max(0, half[h].stream_end - max(half[h].snd_una, 1))
         if best_out < 0 or out < best_out:
             best = pc[j]
             best_out = out
@@ -200,7 +212,11 @@ def write(S, m, t):
     msg = S.msg
     if msg[m].pool >= 0:
         msg[m].conn = _pick_conn(S, msg[m].pool, msg[m].dir)
-    h = 2 * msg[m].conn + msg[m].dir
+    cid = msg[m].conn
+    c = slot_of(S, cid)
+    if c < 0:  # closed, its slot given back (its FIN was queued: nothing more is written on it)
+        return
+    h = 2 * c + msg[m].dir
     if half[h].fin_seq >= 0:
         return
     S.msg[m].write = t
@@ -210,8 +226,9 @@ def write(S, m, t):
     msg[m].begin = begin
     msg[m].end = end
     if S.conn[h >> 1].proto == L.PROTO_SCTP:  # its SSN: messages written before it on its stream (sec. 6.5)
-        msg[m].ssn = S.ssn_next[h, msg[m].stream]
-        S.ssn_next[h, msg[m].stream] += 1
+        hid = 2 * cid + msg[m].dir  # ssn_next: one row per half of the scenario
+        msg[m].ssn = S.ssn_next[hid, msg[m].stream]
+        S.ssn_next[hid, msg[m].stream] += 1
     half[h].stream_end = end
     k = msg[m].relay_of
     msg[m].avail = end - begin if k < 0 else _relay_progress(S, k)

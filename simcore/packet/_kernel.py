@@ -19,6 +19,8 @@ from ._app import write
 from ._lane import lane_first, lane_pop
 from ._link import alloc, fluid_advance, fluid_chunks, inject, link_enqueue, push, release, trace_pkt
 from ._outline import outline
+from ._prefetch import prefetch, prefetch2, prefetch5
+from ._slot import maybe_free, slot_of
 from ._stateref import by_ref
 from ._transport import on_arrival, on_delack, on_open, on_timer
 
@@ -72,6 +74,40 @@ def _cbr_arrive(S, p, t):
     st.n_cbrrec = n + 1
 
 
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _hint_next(S):
+    """Prefetch rows the next events will read (``_prefetch``: at chapter 2's scale they were last read a round
+    trip ago, thousands of connections earlier): the packet row of the heap's first event if it is an arrival;
+    for each link lane, the packet rows of its second and third arrivals and, its first arrival's packet row
+    being in the caches since the last event, the rows that arrival reads next: its next link's row, or at the
+    last hop its connection's and halves' rows (their hot lines)."""
+    pkt = S.pkt
+    if S.heap_m[0] > 0 and S.heap_k[0] == L.EV_ARRIVE:
+        prefetch2(pkt, S.heap_a[0])
+    lq = S.laneq
+    lane = S.lane
+    cap = lane.shape[1]
+    for q in range(L.LANE_LINK0, L.LANE_LINK0 + L.N_LINK_LANES):
+        n = lq[q].n
+        if n == 0:
+            continue
+        h = lq[q].head
+        for j in range(1, 3):
+            if j < n:
+                i = h + j
+                prefetch2(pkt, lane[q, i if i < cap else i - cap].a)
+        p = lane[q, h].a
+        path = pkt[p].path
+        nxt = S.path_ptr[path] + pkt[p].hop + 1
+        if nxt < S.path_ptr[path + 1]:
+            prefetch(S.link, S.path_links[nxt])
+        elif not pkt[p].flags & L.F_CBR:
+            c = pkt[p].conn
+            prefetch2(S.conn, c)
+            prefetch5(S.half, 2 * c)
+            prefetch5(S.half, 2 * c + 1)
+
+
 @njit(cache=True, _nrt=False, error_model="numpy", no_cfunc_wrapper=True)
 def run(state):
     """Run the event loop over the state ``S``; return the number of events processed.
@@ -90,7 +126,9 @@ def run(state):
     path_ptr = S.path_ptr
     path_links = S.path_links
     t_end = st.t_end
-    nh = S.half.shape[0]
+    nh = st.n_halves
+    slot_rows = S.conn.shape[0]
+    n_conn = nh >> 1
     events = 0
     seg_rows = S.seg.shape[0]
     ooo_rows = S.ooo.shape[0]
@@ -98,11 +136,13 @@ def run(state):
     kk = S.known_k
     ka = S.known_a
     n_known = st.n_known
+    hint = st.hint == 1
     while True:
         if st.flags & (L.OVF_POOL | L.OVF_HEAP | L.OVF_RING | L.OVF_ROWS):
             break
         # an event takes at most one row of each table: pause for more before none is left
-        if (st.seg_free == 0 and seg_rows < nh) or (st.ooo_free == 0 and ooo_rows < nh):
+        if ((st.seg_free == 0 and seg_rows < nh) or (st.ooo_free == 0 and ooo_rows < nh)
+                or (st.slot_free == 0 and slot_rows < n_conn)):
             st.flags |= L.PAUSE_ROWS
             break
         # the earliest of the next known event, the heap's first and the timer lanes' first (_lane); a tie
@@ -125,33 +165,45 @@ def run(state):
             else:
                 t, k, a = heap_pop(ht, hs, hk, ha, hm)
         events += 1
+        if hint:  # a call LLVM may not inline: where hints are off (small scenarios) the loop stays as small as
+            # before them (the reference dumbbell lost ~8 % with _hint_next inlined, hints off)
+            outline(_hint_next, (S,))
         if k == L.EV_ARRIVE:
             path = pkt[a].path
             hop = pkt[a].hop + 1
+            c = -1 if pkt[a].flags & L.F_CBR else pkt[a].conn
             if path_ptr[path] + hop < path_ptr[path + 1]:
                 pkt[a].hop = hop
                 if st.trace == 1:
                     outline(trace_pkt, (S, t, L.TR_FORWARD, a, path_links[path_ptr[path] + hop]))
-                link_enqueue(S, path_links[path_ptr[path] + hop], a, t)
+                if link_enqueue(S, path_links[path_ptr[path] + hop], a, t) == 0 and c >= 0:
+                    maybe_free(S, c)  # dropped: perhaps the connection's last packet
             else:
                 st.delivered += 1
                 if st.trace == 1:
                     outline(trace_pkt, (S, t, L.TR_RECV, a, path_links[path_ptr[path + 1] - 1]))
-                if pkt[a].flags & L.F_CBR:
+                if c < 0:
                     _cbr_arrive(S, a, t)
+                    release(S, a)
                 else:
                     on_arrival(S, a, t)
-                release(S, a)
+                    release(S, a)
+                    maybe_free(S, c)
         elif k == L.EV_RTO:
             on_timer(S, a, t)
+            maybe_free(S, (a % nh) >> 1)
         elif k == L.EV_DELACK:
             on_delack(S, a, t)
+            maybe_free(S, (a % nh) >> 1)
         elif k == L.EV_WRITE:
             write(S, a, t)
-        elif k == L.EV_OPEN:
-            on_open(S, a, t)
+        elif k == L.EV_OPEN:  # a: the scenario's connection number; it takes a slot unless it has one
+            c = slot_of(S, a)
+            if c >= 0:
+                on_open(S, c, t)
         elif k == L.EV_CBR:
             _cbr_emit(S, a, t)
+        # else EV_NONE: a cancelled delayed-ACK timer (_delack), skipped without reading its connection's rows
     if st.flags & L.PAUSE_ROWS:
         st.events += events
         return events

@@ -3,7 +3,8 @@ events whose times come in the order they are pushed.
 
 - Delayed-ACK timers (``LANE_DELACK``): one fires a fixed delay after it is armed, or at the next tick of a
   clock (BSD), so the times of successive arms never go back. Most are stale (the ACK left with the next
-  segment; ``_delack`` ignores them by generation); at the paper's scale they were a tenth of all events.
+  segment); at the paper's scale they were a tenth of all events. ``_delack`` turns a cancelled timer's entry
+  into an ``EV_NONE`` (``lane_push`` returns the entry's position), which the event loop skips.
 - Packet arrivals over the links with the largest bandwidth-delay products (``LANE_LINK0`` on, chosen by
   ``simulate``; ``S.link[k].lane``): a link sends its packets in order and delays each by the same
   propagation time, so they arrive in the order they left. A satellite link holds most of the packets in
@@ -48,14 +49,15 @@ def push(S, t, k, a):
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lane_push(S, q, t, k, a):
     """Push event (t, k, a) into lane ``q`` if it comes after the lane's last event and the lane has room,
-    else into the heap (``push``)."""
+    and return its position in the lane's ring (``S.lane[q, i]``); else push it into the heap (``push``) and
+    return -1."""
     lq = S.laneq
     lane = S.lane
     n = lq[q].n
     cap = lane.shape[1]
     if n == cap or (n > 0 and t < lq[q].t_last):
         push(S, t, k, a)
-        return
+        return -1
     i = lq[q].head + n
     if i >= cap:
         i -= cap
@@ -70,6 +72,7 @@ def lane_push(S, q, t, k, a):
     if n == 0:
         lq[q].t_first = t
         lq[q].s_first = s
+    return i
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)

@@ -14,10 +14,11 @@ time order (delayed-ACK timers, BSD retransmission timers of the same tick count
 of largest bandwidth-delay product) wait in FIFO lanes beside the heap (``S.lane``, ``_lane.py``), numbered
 as heap events, and ``run`` takes the earliest of the three.
 
-A *half* ``h = 2 * conn + d`` is one direction of a connection: ``d = 0`` carries data client -> server,
-``d = 1`` server -> client. The sender of half ``h`` and the receiver of half ``h ^ 1`` live at the same
-host. ``S.conn[c].proto`` names the transport of connection ``c`` (``PROTO_TCP``); ``_transport`` dispatches
-on it (see CONTRIBUTING.md, "Adding a transport").
+A *half* ``h = 2 * c + d`` is one direction of the connection in slot ``c`` (``_slot.py``: the rows of ``S.half``
+and ``S.conn`` are per connection slot; ``S.conn[c].cid`` is the connection's number in the scenario): ``d = 0``
+carries data client -> server, ``d = 1`` server -> client. The sender of half ``h`` and the receiver of half
+``h ^ 1`` live at the same host. ``S.conn[c].proto`` names the transport of connection ``c`` (``PROTO_TCP``);
+``_transport`` dispatches on it (see CONTRIBUTING.md, "Adding a transport").
 
 Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True)``:
 
@@ -81,6 +82,11 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
   another (while ``S`` went by value, IR-inlining ``tcp_arrive`` instead of ``forceinline`` cut events/s
   tenfold; with ``StateRef`` it costs nothing at run time and saves a tenth of the compile).
 
+Memory at scale: the half and connection rows are per connection *slot* (``_slot.py``), taken and given back, so
+they grow with the connections alive, not with the scenario; routes are one per distinct (src, dst) (``S.conn[c].rt``);
+and in scenarios of 20k connections and more the event loop prefetches the rows its next events will read
+(``_kernel._hint_next``, ``_prefetch.py``: hints only, no value changes).
+
 numba's own compile-time waste in IR inlining and typing is fixed while the kernels compile
 (``_numba_fixes.compile_fixes``, entered by ``simulate.run_to_end`` until ``_kernel.run`` is compiled): same
 compiled code, ~4 s less.
@@ -103,6 +109,7 @@ EV_DELACK = 2  # arg = gen * n_halves + half (receiver side of that half)
 EV_WRITE = 3  # arg = message index: the application writes the message
 EV_OPEN = 4  # arg = connection index: the client sends its SYN
 EV_CBR = 5  # arg = cbr source index: emit one packet
+EV_NONE = 6  # a cancelled timer's event left in its lane (``_delack``): counted, nothing to do
 
 # ---- TCP states of a sending half --------------------------------------------------------------------
 S_CLOSED = 0
@@ -215,7 +222,8 @@ def _ordered_dtype(fields: str) -> np.dtype:
 #   -1 none: every message before it is, so finding write_end does not rescan a long queue).
 # Receiver of this half (at the far host):
 #   rcv_started, rcv_nxt, ooo_row (row in S.ooo, -1; taken at the SYN, back at the FIN), ooo_n, ooo_clock,
-#   dack_bytes (in-order bytes not yet acknowledged), dack_gen, dack_armed, ack_owed (0 none, 1 now,
+#   dack_bytes (in-order bytes not yet acknowledged), dack_gen, dack_armed (0 none; armed: 1 + the position of
+#   its event in the delayed-ACK lane, or -1 when that event went to the heap: ``_delack``), ack_owed (0 none, 1 now,
 #   2 delayed), fin_rcvd, rcv_fin (seq of the FIN seen, -1), n_dupseg, segs_rcvd.
 # Floats: cwnd, ssthresh, srtt (< 0 before the first sample), rttvar, rto, rtt_t0, rto_deadline (inf
 #   when stopped), rto_ev_t (time of the pending RTO event), last_send, est_t, fin_acked_t, fin_rcvd_t.
@@ -236,8 +244,12 @@ HALF = _ordered_dtype(
 # (partial_bytes_acked), peer_rwnd (the peer's window as the sender tracks it), abort_t (when the set-up was
 # given up, nan never); syn_retx counts the INIT / COOKIE-ECHO retransmissions.
 
-# One row per connection: its parameters and application bookkeeping. proto (PROTO_*), client, server, variant
-# (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack, idle_restart,
+# One row per connection *slot* (``_slot.py``: a connection takes a slot when the kernel first needs it and gives
+# it back once closed and unreferenced; half ``h`` of the kernel is half ``h & 1`` of the connection in slot
+# ``h >> 1``): its parameters and application bookkeeping. cid (the connection's number in the scenario),
+# keep (1: never given back: a pooled connection), n_pkts (its packets in flight),
+# rt[d] (route of half d), proto (PROTO_*), client, server,
+# variant (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack, idle_restart,
 # closer (0 client, 1 server, -1 never), fin_queued, opened, multistream (1: per-stream
 # delivery, 2: SCTP unordered, each message on arrival), hdr (header bytes per packet, options
 # included), dupthresh, limited_tx (RFC 3042), delack_ticks (1: the delayed ACK leaves at the next multiple of
@@ -249,11 +261,21 @@ HALF = _ordered_dtype(
 # COOKIE-ECHO), max_init (Max.Init.Retransmits).
 CONN = _ordered_dtype(
     # hot, per packet: the first 3 cache lines
-    "proto mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart tick_s:f "
+    "proto n_pkts rt:2 mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart tick_s:f "
     "min_rto:f max_rto:f multistream closer fin_queued opened total:2 written:2 done:2 "
     # cold: set-up, close and SCTP
-    "client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f "
+    "cid keep client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f "
     "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data max_init")
+
+# Per connection number (``cid``), what the kernel reads before the connection has a slot or after it gave it
+# back: slot (-1 none yet, -2 given back), par (its row of parameters in S.conn_par, CONN records copied into
+# the slot), client, server, closer, pooled, total[d] messages per direction, rt[d] (route of half d: links
+# S.path_links[S.path_ptr[rt]:S.path_ptr[rt + 1]]), open_t; and the connection's results
+# once it gave its slot back: timewait_t (nan while none); HALF_OUT, one row per half 2 * cid + d: the fields
+# ``simulate._result`` reads.
+CONN_ID = _ordered_dtype("slot par client server closer pooled total:2 rt:2 open_t:f timewait_t:f")
+HALF_OUT = _ordered_dtype("rcv_nxt fin_rcvd rcv_started n_segs n_retx n_timeout n_fretx cwnd:f ssthresh:f srtt:f "
+                          "rto:f est_t:f fin_acked_t:f abort_t:f")
 
 # Sender's scoreboard, one row per open sending half, a ring of its sent segments: start seq, len (seq
 # space), flags (G_*), epoch (recovery epoch in which it was last retransmitted).
@@ -319,13 +341,18 @@ POOL = _dtype("p0 p1 rule next")
 
 # Status and counters, one row: flags (OVF_* / PAUSE_ROWS), uid, free_n (free packet slots, S.pkt_free),
 # events, created, delivered, drop_q, drop_l, n_pkttr, n_tcptr, n_qtr, n_cbrrec, trace (1 when tracing),
-# seg_free / ooo_free (free rows of S.seg / S.ooo, S.seg_free / S.ooo_free), has_relays.
+# seg_free / ooo_free (free rows of S.seg / S.ooo, S.seg_free / S.ooo_free), has_relays, slot_free (free
+# connection slots, S.slot_free), n_halves (2 x the scenario's connections: timer events carry
+# gen * n_halves + half), slots_freed (slots given back), recycle (1: slots are given back and each connection's
+# packets in flight counted; 0: one slot per connection, kept: scenarios whose first slot table holds every
+# connection, and as a reference), hint (1: the event loop prefetches rows, ``_kernel._hint_next``).
 # Floats: t_end (s).
 STATUS = _dtype("flags uid free_n events created delivered drop_q drop_l n_pkttr n_tcptr n_qtr n_cbrrec trace "
-                "seg_free ooo_free has_relays known_next n_known", "t_end")
+                "seg_free ooo_free has_relays known_next n_known slot_free n_halves slots_freed recycle hint", "t_end")
 
 State = namedtuple("State", [
-    "half", "conn", "seg", "ooo", "seg_free", "ooo_free",  # transports
+    "half", "conn", "seg", "ooo", "seg_free", "ooo_free",  # transports (half and conn: one row per slot)
+    "slot_free", "half_tpl", "conn_par", "conn_id", "half_out",  # connection slots (_slot.py)
     "pkt", "pkt_free", "st",  # packets, status
     "link", "ring", "rng", "fluid", "drops", "path_ptr", "path_links",  # links and routes
     "msg", "dep_ptr", "dep_msg", "cdep_ptr", "cdep_conn", "pool", "pool_conn",  # application

@@ -29,6 +29,7 @@ from numba import njit
 from ._lane import lane_push, push
 from ._layout import (
     EV_ARRIVE,
+    F_CBR,
     OVF_PKTTR,
     OVF_POOL,
     OVF_QTR,
@@ -122,8 +123,10 @@ def give_row(S, table, row):
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def release(S, p):
-    """Return packet slot ``p`` to the pool."""
+    """Return packet slot ``p`` to the pool (a connection's packet leaves its count in flight)."""
     st = S.st[0]
+    if st.recycle == 1 and not S.pkt[p].flags & F_CBR:
+        S.conn[S.pkt[p].conn].n_pkts -= 1
     S.pkt_free[st.free_n] = p
     st.free_n += 1
 
@@ -144,7 +147,7 @@ def trace_pkt(S, t, kind, p, link):
     trp[n, 0] = t
     trp[n, 1] = kind
     trp[n, 2] = pkt[p].uid
-    trp[n, 3] = pkt[p].conn
+    trp[n, 3] = pkt[p].conn if pkt[p].flags & F_CBR else S.conn[pkt[p].conn].cid  # the scenario's numbers
     trp[n, 4] = pkt[p].dir
     trp[n, 5] = pkt[p].seq
     trp[n, 6] = pkt[p].seqlen
@@ -187,10 +190,18 @@ def _stamp(S, p, path, t):
     st.uid += 1
     st.created += 1
     r.t_sent = t
+    if st.recycle == 1 and not r.flags & F_CBR:  # packets in flight: only a slot given back needs them
+        S.conn[r.conn].n_pkts += 1
     lnk = S.path_links[S.path_ptr[path]]
     if st.trace == 1:
         outline(trace_pkt, (S, t, TR_SEND, p, lnk))
     return lnk
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def route(S, h):
+    """Return the route of the kernel's half ``h`` (slot ``h >> 1``; ``S.path_ptr`` / ``S.path_links``)."""
+    return S.conn[h >> 1].rt[h & 1]
 
 
 @njit(cache=True, inline="always")
@@ -463,4 +474,5 @@ __all__ = [
     "link_enqueue",
     "inject",
     "inject_call",
+    "route",
 ]

@@ -90,7 +90,7 @@ def rto_arm(S, h, t):
     half[h].rto_deadline = dl
     if half[h].rto_ev == 0 or half[h].rto_ev_t > dl:
         half[h].rto_gen += 1
-        nh = half.shape[0]
+        nh = S.st[0].n_halves
         _rto_push(S, h, dl, half[h].rto_gen * nh + h, t)
         half[h].rto_ev = 1
         half[h].rto_ev_t = dl
@@ -101,7 +101,7 @@ def rto_fired(S, a, t):
     """Handle an ``EV_RTO`` event of argument ``a`` at ``t``: return the half whose retransmission timer
     has expired, or -1 (a stale event, a stopped timer, or one restarted later: then pushed again)."""
     half = S.half
-    nh = half.shape[0]
+    nh = S.st[0].n_halves
     h = a % nh
     if a // nh != half[h].rto_gen:
         return -1

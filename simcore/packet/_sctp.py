@@ -22,7 +22,7 @@ from numba import njit
 from . import _layout as L
 from . import _outline as O  # O.one_signature: see _outline
 from ._delack import delack_cancel
-from ._link import alloc, inject, inject_call, take_row
+from ._link import alloc, inject, inject_call, route, take_row
 from ._outline import outline
 from ._rtt import rto_arm, rto_backoff, rtt_sample
 from ._sctp_cc import idle_decay, max_burst_cwnd, on_fast_retransmit, on_sack_cwnd, on_t3_expiry
@@ -113,7 +113,7 @@ def sctp_packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     p = _packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes)
     if p < 0:
         return 0
-    inject_call(S, p, h, t)
+    inject_call(S, p, route(S, h), t)
     return 1
 
 
@@ -126,7 +126,7 @@ def sctp_packet_fast(S, h, t, chunks, seq, ln, tsn, retx, data_bytes):
     p = _packet(S, h, t, chunks, seq, ln, tsn, retx, data_bytes)
     if p < 0:
         return 0
-    inject(S, p, h, t)
+    inject(S, p, route(S, h), t)
     return 1
 
 

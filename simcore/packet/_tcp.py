@@ -17,7 +17,7 @@ from numba import njit
 
 from . import _layout as L
 from ._delack import delack_cancel
-from ._link import alloc, give_row, inject, take_row
+from ._link import alloc, give_row, inject, route, take_row
 from ._ooo import ooo_report
 from ._outline import one_signature, outline
 from ._rtt import rto_after_syn_timeout, rto_arm, rto_backoff, rtt_sample
@@ -42,7 +42,7 @@ def trace_tcp(S, h, t, ev):
         return
     half = S.half
     trt[n, 0] = t
-    trt[n, 1] = h
+    trt[n, 1] = 2 * S.conn[h >> 1].cid + (h & 1)  # the scenario's half
     trt[n, 2] = half[h].cwnd
     trt[n, 3] = half[h].ssthresh
     trt[n, 4] = half[h].srtt
@@ -81,7 +81,7 @@ def send_packet(S, h, t, flags, seq, seqlen, payload):
     pkt[p].payload = payload
     pkt[p].flags = flags
     pkt[p].ipbytes = payload + S.conn[c].hdr
-    inject(S, p, h, t)  # route h: the path of half h
+    inject(S, p, route(S, h), t)
     return 1
 
 

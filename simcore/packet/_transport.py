@@ -54,7 +54,7 @@ def on_timer(S, a, t):
 @njit(cache=True, inline="always")
 def on_delack(S, a, t):
     """``EV_DELACK`` of argument ``a = gen * n_halves + r``: the delayed-ACK timer of receiver ``r``."""
-    r = a % S.half.shape[0]
+    r = a % S.st[0].n_halves
     if S.conn[r >> 1].proto == L.PROTO_TCP:
         tcp_delack(S, a, t)
     elif S.conn[r >> 1].proto == L.PROTO_SCTP:

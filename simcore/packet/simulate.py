@@ -36,9 +36,10 @@ def _sizes(sc: Scenario | BulkScenario) -> tuple[int, int, int]:
     return len(sc.connections), len(sc.messages), len(sc.cbr)
 
 
-def _paths(sc: Scenario | BulkScenario) -> tuple[np.ndarray, np.ndarray]:
-    """Return (path_ptr, path_links): route ``h`` (links ``path_links[path_ptr[h]:path_ptr[h + 1]]``) is
-    the path of half ``h``, then one route per CBR source; each distinct (src, dst) is routed once."""
+def _paths(sc: Scenario | BulkScenario) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return (path_ptr, path_links, route_of): route ``u`` is the path ``path_links[path_ptr[u]:path_ptr[u + 1]]``,
+    one per distinct (src, dst); ``route_of`` gives the route of each half ``2 * cid + d``, then of each CBR source.
+    The tables are small (chapter 2: ~12.5k routes for 0.55 M halves), so they stay in the caches."""
     net = sc.network
     if isinstance(sc, BulkScenario):
         ends = np.empty((2 * sc.n_connections, 2), np.int64)
@@ -48,20 +49,12 @@ def _paths(sc: Scenario | BulkScenario) -> tuple[np.ndarray, np.ndarray]:
         ends = np.array([e for c in sc.connections for e in ((c.client, c.server), (c.server, c.client))]
                         + [(s.src, s.dst) for s in sc.cbr], np.int64).reshape(-1, 2)
     if ends.shape[0] == 0:
-        return np.zeros(1, np.int64), np.zeros(1, np.int64)
+        return np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int64)
     uniq, which = np.unique(ends[:, 0] * net.n_nodes + ends[:, 1], return_inverse=True)
-    which = which.reshape(-1)
     routes = [net.route(a // net.n_nodes, a % net.n_nodes) for a in uniq.tolist()]
-    r_len = np.array([len(r) for r in routes], np.int64)
-    r_off = np.cumsum(r_len) - r_len
-    flat = np.array([i for r in routes for i in r] or [0], np.int64)
-    lens = r_len[which]
-    path_ptr = np.zeros(len(which) + 1, np.int64)
-    path_ptr[1:] = np.cumsum(lens)
-    if path_ptr[-1] == 0:
-        return path_ptr, np.zeros(1, np.int64)
-    path_links = flat[np.repeat(r_off[which] - path_ptr[:-1], lens) + np.arange(path_ptr[-1])]
-    return path_ptr, path_links
+    path_ptr = np.zeros(len(routes) + 1, np.int64)
+    path_ptr[1:] = np.cumsum([len(r) for r in routes])
+    return path_ptr, np.array([i for r in routes for i in r] or [0], np.int64), which.reshape(-1).astype(np.int64)
 
 
 def _seg_cap(sc: Scenario | BulkScenario) -> int:
@@ -117,27 +110,22 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     nc, nm, ncb = _sizes(sc)
     nh = 2 * nc
 
-    path_ptr, path_links = _paths(sc)
+    path_ptr, path_links, route_of = _paths(sc)
     seg_cap = _seg_cap(sc)
     ooo_cap = seg_cap // 2 + 2
 
-    # Rows are filled from a template row in one contiguous pass: field by field, each write of a column
-    # strides over every row (half rows are 512 bytes; ~0.3 GB at chapter 2's highest load).
-    blank = np.zeros(1, L.HALF)
-    for f in ("fin_seq", "rtt_seq", "msg_head", "msg_tail", "rcv_fin", "seg_row", "ooo_row", "avail_m"):
-        blank[f] = -1
-    blank["write_end"] = 1
-    blank["stream_end"] = 1
-    blank["srtt"] = -1.0
-    blank["rto_deadline"] = np.inf
-    blank["last_send"] = -np.inf
-    for f in ("est_t", "fin_acked_t", "fin_rcvd_t", "abort_t"):
-        blank[f] = np.nan
-    half = np.repeat(blank, nh)
-    conn = _bulk_connection_rows(sc) if bulk else _connection_rows(sc)
-    half["rto"] = np.repeat(conn["init_rto"], 2)
+    # Connection slots (_slot.py): the kernel's half and connection rows are taken when a connection is first
+    # needed and given back when it is done, so their tables grow (run_to_end) with the connections alive at
+    # once, not with all of them (half rows are 512 bytes; ~0.3 GB for every connection at chapter 2's
+    # highest load). np.zeros maps pages lazily: rows never taken cost nothing.
+    conn_par, conn_id = _bulk_connection_rows(sc) if bulk else _connection_rows(sc)
+    slots = max(nc if caps.get("slots_full") else min(nc, caps.get("first_slots", _FIRST_SLOTS)), 1)
+    half = np.zeros(2 * slots, L.HALF)
+    conn = np.zeros(slots, L.CONN)
 
-    link, fluid, drops, ring, pool = _link_rows(sc, path_ptr, path_links, nh, 2 * seg_cap + 8, caps)
+    if nc:
+        conn_id["rt"] = route_of[:nh].reshape(nc, 2)
+    link, fluid, drops, ring, pool = _link_rows(sc, path_ptr, path_links, route_of, nh, 2 * seg_cap + 8, caps)
 
     blank = np.zeros(1, L.MSG)
     for f in ("start", "delay", "write", "done"):
@@ -171,6 +159,8 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         po_conn += list(p.conns)
         pools[k]["p1"] = len(po_conn)
         pools[k]["rule"] = POOL_RULES.index(p.rule)
+    if po_conn:
+        conn_id["pooled"][po_conn] = 1
 
     dep_ptr, dep_msg = csr(after)
     cdep_ptr, cdep_conn = csr(open_after)
@@ -180,7 +170,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     cb_r: list[float] = []
     n_cbr_expected = 0
     for k, s in enumerate(() if bulk else sc.cbr):
-        cbr[k]["path"] = 2 * nc + k
+        cbr[k]["path"] = route_of[nh + k]
         cbr[k]["size"] = s.packet_bytes
         cbr[k]["p0"] = cbr[k]["ptr"] = len(cb_t)
         cb_t += list(s.times_s)
@@ -194,7 +184,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     # Events in the heap at once: packets on the wires (at most the pool), a retransmission timer or
     # two per half, delayed-ACK timers (stale ones wait for their time: more with delayed ACKs), the
     # writes and opens not yet due, the CBR sources. A full heap aborts the run, which is redone larger.
-    n_delack = int(conn["delack"].sum()) if nc else 0
+    n_delack = int(conn_par["delack"][conn_id["par"]].sum()) if nc else 0
     heap_cap = max(pool + 4 * nh + 128 * n_delack + nm + nc + ncb + 64, caps.get("heap", 0))
     ht, hs, hk, ha, hm = heap_new(heap_cap)
     known_t, known_k, known_a = _known_events(*_first_events(sc))
@@ -211,6 +201,14 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     st["t_end"] = sc.duration_s
     st["has_relays"] = int((relay_of >= 0).any())
     st["n_known"] = known_t.shape[0]
+    st["slot_free"] = slots
+    st["n_halves"] = nh
+    # Slots are given back only when the first table cannot hold every connection (slots_full: one per connection):
+    # in smaller scenarios there is no memory to save, and the packets in flight are not counted (_link, _slot)
+    st["recycle"] = int(slots < nc)
+    # Prefetching rows (_kernel._hint_next) pays where they no longer fit in the caches (chapter 2's highest load:
+    # ~8k connections alive among 275k) and costs ~5-10 % where they do (the 10-flow reference dumbbell).
+    st["hint"] = int(caps.get("hint", nc >= _HINT_CONNECTIONS))
     # np.zeros maps its pages lazily: a generous first guess costs only the rows written, while a trace that
     # overflows costs a whole second run. Each trace has its own size (a run writes ~1.5 queue samples and
     # ~0.13 cwnd samples per packet record): the first guesses hold 4 bulk flows at 100 Mbit/s for 20 s
@@ -221,12 +219,14 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     S = L.State(
         half=half, conn=conn, seg=np.zeros((rows, seg_cap), L.SEG), ooo=np.zeros((rows, ooo_cap), L.OOO),
         seg_free=np.arange(rows - 1, -1, -1, dtype=np.int64), ooo_free=np.arange(rows - 1, -1, -1, dtype=np.int64),
+        slot_free=np.arange(slots - 1, -1, -1, dtype=np.int64), half_tpl=_half_template(), conn_par=conn_par,
+        conn_id=conn_id if nc else np.zeros(1, L.CONN_ID), half_out=np.zeros(max(nh, 1), L.HALF_OUT),
         pkt=np.zeros(pool, L.PKT), pkt_free=np.arange(pool - 1, -1, -1, dtype=np.int64), st=st,
         link=link, ring=ring, rng=seed_vals.copy(), fluid=fluid, drops=np.array(drops or [-1], np.int64),
         path_ptr=path_ptr, path_links=path_links,
         msg=msg, dep_ptr=dep_ptr, dep_msg=dep_msg, cdep_ptr=cdep_ptr, cdep_conn=cdep_conn,
         pool=pools, pool_conn=np.array(po_conn or [0], np.int64),
-        ssn_next=np.zeros((nh if (conn["proto"] == L.PROTO_SCTP).any() else 1, int(msg["stream"].max()) + 1),
+        ssn_next=np.zeros((nh if (conn_par["proto"] == L.PROTO_SCTP).any() else 1, int(msg["stream"].max()) + 1),
                           np.int64),
         cbr=cbr, cbr_sched=_pieces(cb_t, cb_r), cbr_rec=np.zeros((max(n_cbr_expected, caps.get("cbr", 0), 1), 3)),
         tr_pkt=np.zeros((tr_pkt_rows, L.TRP_N)), tr_tcp=np.zeros((tr_tcp_rows, 9)),
@@ -236,6 +236,21 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
     )
     return S, pool, heap_cap
+
+
+def _half_template() -> np.ndarray:
+    """Return the row a half starts with (one ``L.HALF`` record; its ``rto`` is set per connection)."""
+    blank = np.zeros(1, L.HALF)
+    for f in ("fin_seq", "rtt_seq", "msg_head", "msg_tail", "rcv_fin", "seg_row", "ooo_row", "avail_m"):
+        blank[f] = -1
+    blank["write_end"] = 1
+    blank["stream_end"] = 1
+    blank["srtt"] = -1.0
+    blank["rto_deadline"] = np.inf
+    blank["last_send"] = -np.inf
+    for f in ("est_t", "fin_acked_t", "fin_rcvd_t", "abort_t"):
+        blank[f] = np.nan
+    return blank
 
 
 def _empty_lanes() -> np.ndarray:
@@ -261,6 +276,22 @@ _ROW_TABLES = (("seg", "seg_free"), ("ooo", "ooo_free"))  # (table, its free lis
 # 256 rows paused the run 12 times and copied ~0.25 GB).
 _FIRST_ROWS = 4096
 _ROW_GROWTH = 4
+_HINT_CONNECTIONS = 20_000  # scenarios with at least this many connections prefetch rows (_kernel._hint_next)
+_FIRST_SLOTS = 4096  # connection slots (_slot.py) at the start; they grow by _ROW_GROWTH too
+
+
+def _grow(rows: np.ndarray, new: int) -> np.ndarray:
+    """Return ``rows`` (a table of rows) grown to ``new`` rows, the new ones zero (mapped when first written)."""
+    grown = np.zeros((new,) + rows.shape[1:], rows.dtype)
+    grown[:rows.shape[0]] = rows
+    return grown
+
+
+def _free_list(old: int, new: int) -> np.ndarray:
+    """Return the free list of a table grown from ``old`` to ``new`` rows: the lowest new row is taken first."""
+    free = np.zeros(new, np.int64)
+    free[:new - old] = np.arange(new - 1, old - 1, -1)
+    return free
 
 
 def run_to_end(S: L.State) -> L.State:
@@ -275,7 +306,7 @@ def run_to_end(S: L.State) -> L.State:
         st = S.st
         if not st["flags"][0] & L.PAUSE_ROWS:
             return S
-        nh = S.half.shape[0]
+        nh = int(st["n_halves"][0])
         grow = {}
         for table, free_name in _ROW_TABLES:
             rows = getattr(S, table)
@@ -283,13 +314,16 @@ def run_to_end(S: L.State) -> L.State:
             if st[free_name][0] > 0 or old >= nh:
                 continue
             new = min(nh, _ROW_GROWTH * old)
-            grown = np.zeros((new, rows.shape[1]), rows.dtype)
-            grown[:old] = rows
-            free = np.zeros(new, np.int64)
-            free[:new - old] = np.arange(new - 1, old - 1, -1)  # the lowest new row is taken first
-            grow[table] = grown
-            grow[free_name] = free
+            grow[table] = _grow(rows, new)
+            grow[free_name] = _free_list(old, new)
             st[free_name] = new - old
+        old = S.conn.shape[0]
+        if st["slot_free"][0] == 0 and old < nh // 2:
+            new = min(nh // 2, _ROW_GROWTH * old)
+            grow["conn"] = _grow(S.conn, new)
+            grow["half"] = _grow(S.half, 2 * new)
+            grow["slot_free"] = _free_list(old, new)
+            st["slot_free"] = new - old
         st["flags"] &= ~L.PAUSE_ROWS
         S = S._replace(**grow)
 
@@ -306,8 +340,8 @@ def _at_least_one(a: np.ndarray) -> np.ndarray:
     return a if a.shape[0] else np.zeros(1, a.dtype)
 
 
-def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np.ndarray, nh: int,
-               per_half_packets: int, caps: dict) -> tuple:
+def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np.ndarray, route_of: np.ndarray,
+               nh: int, per_half_packets: int, caps: dict) -> tuple:
     """Return the link records, their fluid pieces, drop sequences and rings, and the packet pool size.
 
     A link's ring holds the packets (and fluid chunks) in its buffer, so it needs room for the queue
@@ -330,8 +364,12 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
         min_wire = max(1, min([hdr] + [c.header_bytes for c in sc.connections if c.header_bytes is not None]
                               + [s.packet_bytes for s in sc.cbr]))
     traffic = np.zeros(nl, np.int64)  # a route never crosses a link twice
-    np.add.at(traffic, path_links[:path_ptr[nh]], per_half_packets)
-    np.add.at(traffic, path_links[path_ptr[nh]:path_ptr[-1]], 1 << 40)
+    r_len = np.diff(path_ptr)
+    halves = np.bincount(route_of[:nh], minlength=r_len.size)  # halves on each route
+    np.add.at(traffic, path_links[:path_ptr[-1]], np.repeat(per_half_packets * halves, r_len))
+    cbr_routes = np.zeros(r_len.size, bool)
+    cbr_routes[route_of[nh:]] = True
+    np.add.at(traffic, path_links[:path_ptr[-1]], np.repeat(np.where(cbr_routes, 1 << 40, 0), r_len))
     caps_l = np.zeros(nl, np.int64)
     pool = 64
     for i, lk in enumerate(links):
@@ -389,12 +427,25 @@ def _tcp_fields(tcps) -> dict:
     }
 
 
-def _bulk_connection_rows(sc: BulkScenario) -> np.ndarray:
-    """Return the per-connection records (``L.CONN``) of a ``BulkScenario``: its columns, and the fields of
-    its distinct ``TcpParams`` indexed by ``conn_tcp`` (the values ``_connection_rows`` writes)."""
+def _conn_ids(conn_par: np.ndarray, par: np.ndarray, client, server, closer, open_t) -> np.ndarray:
+    """Return the per-connection records (``L.CONN_ID``): parameter row ``par`` and the connection's columns."""
+    ids = np.zeros(par.shape[0], L.CONN_ID)
+    ids["slot"] = -1
+    ids["par"] = par
+    ids["client"] = client
+    ids["server"] = server
+    ids["closer"] = closer
+    ids["open_t"] = open_t
+    ids["timewait_t"] = np.nan
+    return ids
+
+
+def _bulk_connection_rows(sc: BulkScenario) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(conn_par, conn_id)`` of a ``BulkScenario``: one ``L.CONN`` record of parameters per distinct
+    ``TcpParams`` (the values ``_connection_rows`` writes), and the connections' own columns (``L.CONN_ID``)."""
     nc = sc.n_connections
     if nc == 0:
-        return np.zeros(0, L.CONN)
+        return np.zeros(1, L.CONN), np.zeros(0, L.CONN_ID)
     per_tcp = _tcp_fields(sc.tcps)
     per_tcp["hdr"] = [sc.tcpip_header_bytes + (TIMESTAMP_OPTION_BYTES if tp.timestamps else 0) for tp in sc.tcps]
     rows = np.zeros(len(sc.tcps), L.CONN)  # one row per distinct TcpParams, gathered in one pass
@@ -402,23 +453,21 @@ def _bulk_connection_rows(sc: BulkScenario) -> np.ndarray:
         rows[name] = vals
     rows["proto"] = L.PROTO_TCP
     rows["timewait_t"] = np.nan
-    conn = rows[sc.conn_tcp]
-    conn["client"] = sc.conn_client
-    conn["server"] = sc.conn_server
-    conn["closer"] = sc.conn_closer
-    conn["open_t"] = sc.conn_open_time_s
+    ids = _conn_ids(rows, np.asarray(sc.conn_tcp, np.int64), sc.conn_client, sc.conn_server, sc.conn_closer,
+                    sc.conn_open_time_s)
     own = sc.msg_pool < 0  # pooled: no closer
-    np.add.at(conn["total"], (sc.msg_conn[own], sc.msg_sender[own]), 1)
-    return conn
+    np.add.at(ids["total"], (sc.msg_conn[own], sc.msg_sender[own]), 1)
+    return rows, ids
 
 
-def _connection_rows(sc: Scenario) -> np.ndarray:
-    """Return the per-connection records (``L.CONN``), field by field."""
+def _connection_rows(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(conn_par, conn_id)``: the per-connection records (``L.CONN``), field by field, one parameter
+    row per connection, and the connections' own columns (``L.CONN_ID``)."""
     conns = sc.connections
     nc = len(conns)
     conn = np.zeros(nc, L.CONN)
     if nc == 0:
-        return conn
+        return np.zeros(1, L.CONN), np.zeros(0, L.CONN_ID)
     hdr = sc.tcpip_header_bytes
     closer = {"client": 0, "server": 1, "none": -1}
     fields = {
@@ -437,11 +486,13 @@ def _connection_rows(sc: Scenario) -> np.ndarray:
         if c.transport == "sctp":
             _sctp_row(conn[i : i + 1], c.sctp)
     conn["timewait_t"] = np.nan
+    ids = _conn_ids(conn, np.arange(nc, dtype=np.int64), conn["client"], conn["server"], conn["closer"],
+                    conn["open_t"])
     own = [(m.conn, 0 if m.sender == "client" else 1) for m in sc.messages if m.pool < 0]  # pooled: no closer
     if own:
         c, d = np.array(own, np.int64).T
-        np.add.at(conn["total"], (c, d), 1)
-    return conn
+        np.add.at(ids["total"], (c, d), 1)
+    return conn, ids
 
 
 def _sctp_row(row: np.ndarray, sp: SctpParams) -> None:
@@ -513,11 +564,36 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     return _result(scenario, S, isn, ts_offset)
 
 
+def _by_connection(S: L.State, nc: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return the results of every half of the scenario (``L.HALF_OUT`` records, half ``2 * cid + d``) and every
+    connection's ``timewait_t``: from its slot if it holds one, from what it left when it gave its slot
+    back (``S.half_out``, completed in place), else (never needed) as a half starts."""
+    if nc == 0:
+        return np.zeros(0, L.HALF_OUT), np.zeros(0)
+    out = S.half_out[:2 * nc]
+    slot = S.conn_id["slot"]
+    never = np.flatnonzero(slot == -1)
+    if never.size:
+        h = np.repeat(2 * never, 2) + np.tile([0, 1], never.size)
+        out[h] = S.half_tpl[list(L.HALF_OUT.names)].astype(L.HALF_OUT)[0]
+        out["rto"][h] = np.repeat(S.conn_par["init_rto"][S.conn_id["par"][never]], 2)
+    live = np.flatnonzero(slot >= 0)
+    src = np.repeat(2 * slot[live], 2) + np.tile([0, 1], live.size)
+    dst = np.repeat(2 * live, 2) + np.tile([0, 1], live.size)
+    for f in L.HALF_OUT.names:
+        out[f][dst] = S.half[f][src]
+    timewait = S.conn_id["timewait_t"].copy()
+    timewait[live] = S.conn["timewait_t"][slot[live]]
+    return out, timewait
+
+
 def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset: np.ndarray | None = None
             ) -> PacketResult:
     nc, nm, ncb = _sizes(sc)
-    half, conn, link, st = S.half, S.conn, S.link, S.st[0]
+    half, timewait = _by_connection(S, nc)
+    link, st = S.link, S.st[0]
     T = sc.duration_s
+    proto = S.conn_par["proto"][S.conn_id["par"]] if nc else np.zeros(1, np.int64)
 
     def per_half(a):
         return a.reshape(nc, 2) if nc else np.zeros((0, 2), a.dtype)
@@ -544,7 +620,7 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         sack = ints[:, L.TRP_SACK - 1:L.TRP_NDUP - 1].reshape(-1, L.SACK_BLOCKS, 2)
         cbr = (ints[:, 7] & L.F_CBR) != 0
         sack[cbr] = -1
-        sctp = ~cbr & (S.conn["proto"][np.where(cbr, 0, ints[:, 2])] == L.PROTO_SCTP) if nc else cbr
+        sctp = ~cbr & (proto[np.where(cbr, 0, ints[:, 2])] == L.PROTO_SCTP) if nc else cbr
         sack[~sctp, L.TCP_SACK_BLOCKS:] = -1
         # as many block columns as the run used, at least TCP's three (runs with <= 3 gaps keep their shape)
         sack = sack[:, :max(L.TCP_SACK_BLOCKS, int((sack[:, :, 0] >= 0).sum(axis=1).max(initial=0)))]
@@ -566,7 +642,7 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         srtt_s=per_half(_nan_before_zero(half["srtt"])),
         rto_s=per_half(half["rto"]),
         established_s=half["est_t"][0::2].copy(),
-        timewait_s=conn["timewait_t"].copy(),
+        timewait_s=timewait,
         closed_s=closed,
         aborted_s=half["abort_t"][0::2].copy(),
         message_write_s=msg["write"].copy(),
