@@ -73,8 +73,9 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
     from the application, relays, SCTP's set-up, shutdown and timer packets, close and timeout paths
     (``_app.maybe_close``, inlined in five places, calls ``_transport.close_half`` so). Rare out-of-line paths
     that call the same large callees share one function where they can (``_app._relays_or_close``: the close
-    and the relays' feed, both calling ``try_send`` / ``sctp_send``): each library links and compiles its
-    callees again, so two libraries compiled the send paths twice (~2-3 s of the cold compile). TCP's new data and
+    and the relays' feed, both calling ``try_send`` / ``sctp_send``; ``_sctp_events._rare``: SCTP's shutdown
+    and T3-rtx expiry): each library links and compiles its callees again, so two libraries compiled the send
+    paths twice (~2-3 s of the cold compile). TCP's new data and
     ACKs (``_send_new``, ``_send_pure_ack``: ``inject``) and the event loop's forwarding keep the link
     inlined. Without these the event loop's module held 63 copies of ``send_packet`` and about 100 of the
     link, and the cold compile took twice as long.
