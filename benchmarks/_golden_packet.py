@@ -5,7 +5,8 @@ Run: .venv/bin/python benchmarks/_golden_packet.py --write FILE   (before the ch
 
 The scenarios cover every kernel path: the three variants with random loss, drop_sequence, loss on arrival,
 multistream, relays, pools, non-persistent connections (row recycling), CBR and both fluid background
-granularities, timestamps, each era preset, delayed ACKs, and traces on.
+granularities, timestamps, each era preset, delayed ACKs, traces on, 4.4BSD's tick timers with a
+retransmission timeout, and connection slots given back and taken again (more than 4096 connections).
 """
 
 from __future__ import annotations
@@ -87,7 +88,27 @@ def _scenarios():
     db = dumbbell(2, LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=50))
     cbr = (CbrSource(db.left[0], db.right[0], (3e6, 0.0, 5e6), (0.0, 1.0, 2.0), 1000, 0.5, 5.0),)
     yield "cbr", bulk_scenario(db.network, db.pairs, TcpParams(variant="sack"), 6.0, cbr=cbr), True
+    # 4.4BSD-Lite: delayed ACKs on 200 ms ticks, 500 ms timer ticks; each loss comes while the window (8 KB
+    # receive window, initial window 1) leaves too few duplicate ACKs, so the retransmission timer fires (twice)
+    net = chain(1, LinkParams(rate_bps=2e6, delay_s=0.05, queue_packets=100, drop_sequence=(3, 25)))
+    yield "bsd44lite-delack-rto", bulk_scenario(net, [(0, 1)], TcpParams.preset("bsd44lite"), 12.0), True
+    yield "slot-recycling", _slot_recycling(), False
     yield from _sctp_scenarios()
+
+
+def _slot_recycling(n_conn=5000, n_servers=3):
+    """More short connections than the first slot table holds (4096, simulate._FIRST_SLOTS), so slots are
+    given back and taken again (S.st[0].recycle): sequential request/response exchanges, one connection each,
+    from one client to three servers over 1 Mbit/s links with a few random losses."""
+    lk = LinkParams(rate_bps=1e6, delay_s=0.002, queue_packets=50, loss_prob=0.002)
+    net = Network(n_servers + 1, tuple(d for s in range(1, n_servers + 1) for d in Network.duplex(0, s, lk)))
+    conns, msgs = [], []
+    for k in range(n_conn):
+        t = 0.03 * k
+        conns.append(Connection(0, 1 + k % n_servers, TcpParams(), open_time_s=t, closer="server"))
+        msgs.append(Message(k, 300, "client", start_time_s=t))
+        msgs.append(Message(k, 1000 + 100 * (k % 7), "server", after_message=2 * k))
+    return Scenario(net, tuple(conns), tuple(msgs), duration_s=0.03 * n_conn + 5.0)
 
 
 def _sctp_scenarios():

@@ -39,7 +39,7 @@ def maybe_close(S, c, t):
     if half[h].state == L.S_CLOSED:
         return
     conn[c].fin_queued = 1
-    outline(T.close_half, (S, h, t))  # once per connection: compiled once, not in every inlined copy
+    outline(_relays_or_close, (S, 1, h, t))  # once per connection: compiled once, not in every inlined copy
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -104,7 +104,7 @@ def deliver(S, r, t):
     rn = half[r].rcv_nxt
     c = r >> 1
     if S.st[0].has_relays > 0:  # the scenario has relaying messages
-        outline(_feed_relays, (S, r, t))
+        outline(_relays_or_close, (S, 0, r, t))
     if conn[c].multistream >= 1:
         completed = _deliver_streams(S, r, t)
     else:
@@ -158,7 +158,7 @@ def _relay_progress(S, k):
     return max(0, min(rn, msg[k].end) - msg[k].begin)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _feed_relays(S, r, t):
     """At the receiving host of half ``r``: pass the bytes now delivered in order on to relaying messages."""
     half = S.half
@@ -176,6 +176,18 @@ def _feed_relays(S, r, t):
                 _update_available(S, hj)
                 T.send_available(S, hj, t)
         m = msg[m].next
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _relays_or_close(S, close, h, t):
+    """The application's two rare paths that send: ``close`` 1, close half ``h`` (``_transport.close_half``,
+    once per connection); 0, feed the relays from receiver half ``h`` (``_feed_relays``). One function, not
+    two: each out-of-line function's library links and compiles again the transports' send paths it calls
+    (``try_send``, ``sctp_send`` with the link behind them), so two libraries compiled them twice."""
+    if close == 1:
+        T.close_half(S, h, t)
+    else:
+        _feed_relays(S, h, t)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)

@@ -43,8 +43,8 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
   inlines mid-size callees wherever it may (before ``StateRef`` each of S's scalars counted as work saved):
 
   - ``inline="always"`` (numba inlines the function's IR at the call site; no library of its own): thin
-    glue, i.e. the dispatchers of ``_transport`` (but ``close_half``, below), TCP's handlers of rare events
-    (``tcp_open``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's
+    glue, i.e. the dispatchers of ``_transport`` (``close_half`` only inside ``_app._relays_or_close``), TCP's
+    handlers of rare events (``tcp_open``, ``tcp_delack``, ``tcp_close``, ``_send_pure_ack``), the application's
     ``deliver`` and ``maybe_close``, ``inject``, ``_send_new``, ``_cbr_emit``; and functions with one caller
     that are off the per-packet path (``write``, ``on_rto``, ``_sack_send``, SCTP's ``_handshake``), TCP's
     arrival handler ``tcp_arrive`` (one caller, the event loop) and SCTP's SACK handler ``on_sack`` (one
@@ -71,7 +71,11 @@ Compilation flags of the packet kernels, beyond the project's ``@njit(cache=True
     draws), SCTP's arrivals other than DATA-only packets (``_arrive``), TCP's SYNs, SYN-ACKs and
     retransmissions (``send_segment``, ``open_half``), the FIN's bookkeeping, ``try_send`` / ``sctp_send``
     from the application, relays, SCTP's set-up, shutdown and timer packets, close and timeout paths
-    (``_app.maybe_close``, inlined in five places, calls ``_transport.close_half`` so). TCP's new data and
+    (``_app.maybe_close``, inlined in five places, calls ``_transport.close_half`` so). Rare out-of-line paths
+    that call the same large callees share one function where they can (``_app._relays_or_close``: the close
+    and the relays' feed, both calling ``try_send`` / ``sctp_send``; ``_sctp_events._rare``: SCTP's shutdown
+    and T3-rtx expiry): each library links and compiles its callees again, so two libraries compiled the send
+    paths twice (~2-3 s of the cold compile). TCP's new data and
     ACKs (``_send_new``, ``_send_pure_ack``: ``inject``) and the event loop's forwarding keep the link
     inlined. Without these the event loop's module held 63 copies of ``send_packet`` and about 100 of the
     link, and the cold compile took twice as long.

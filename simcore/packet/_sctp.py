@@ -368,7 +368,7 @@ def on_sack(S, s, p, t):
     trace_tcp(S, s, t, ev)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def on_t3(S, h, t):
     """T3-rtx of half ``h`` expired (sec. 6.3.3): ssthresh and cwnd cut (sec. 7.2.3), the timer backed off,
     every chunk not gap-acknowledged marked for retransmission, and the earliest retransmitted."""

@@ -41,7 +41,7 @@ def _close_if_asked(S, h, t):
     half = S.half
     if half[h].fin_seq >= 0 and half[h].state == L.S_EST and half[h].sphase == L.SP_UP:
         half[h].sphase = L.SP_SHUT_PENDING
-        outline(shutdown_progress, (S, h, t))  # inlined wherever an application may close
+        outline(_rare, (S, _SHUTDOWN_PROGRESS, h, 0, t))  # inlined wherever an application may close
 
 
 @njit(cache=True, inline="always")
@@ -86,7 +86,7 @@ def _all_acked(S, h):
     return half[h].seg_n == 0 and half[h].n_marked == 0 and half[h].write_end <= half[h].snd_max
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def shutdown_progress(S, h, t):
     """Send SHUTDOWN (closer) or SHUTDOWN-ACK (peer) once all of half ``h``'s data is acknowledged."""
     half = S.half
@@ -119,7 +119,7 @@ def _closed(S, s, t):
         half[r].ooo_n = 0
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _shutdown_chunks(S, s, ch, t):
     """The SHUTDOWN family arriving at the endpoint of sending half ``s``."""
     half = S.half
@@ -155,6 +155,25 @@ def _sack_alone(S, s, r, t):
     return False
 
 
+_SHUTDOWN_PROGRESS = 0
+_SHUTDOWN_CHUNKS = 1
+_T3 = 2
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _rare(S, what, h, ch, t):
+    """SCTP's rare paths that send, as one out-of-line function: ``shutdown_progress`` (``what`` 0),
+    ``_shutdown_chunks`` (1, chunks ``ch``), T3-rtx's expiry ``_sctp.on_t3`` (2), of sending half ``h``. Each
+    out-of-line function's library links and compiles again what it calls (``sctp_packet`` and the link
+    behind it): one library instead of three."""
+    if what == _SHUTDOWN_PROGRESS:
+        shutdown_progress(S, h, t)
+    elif what == _SHUTDOWN_CHUNKS:
+        _shutdown_chunks(S, h, ch, t)
+    else:
+        on_t3(S, h, t)
+
+
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _arrive(S, p, t):
     """An SCTP packet of half ``r`` reaches the host whose sending half is ``s = r ^ 1``."""
@@ -164,7 +183,7 @@ def _arrive(S, p, t):
     s = r ^ 1
     ch = pk.chunks
     if half[s].state == L.S_EST and half[s].sphase == L.SP_CLOSED:
-        _shutdown_chunks(S, s, ch & L.K_SHUTDOWN_ACK, t)
+        outline(_rare, (S, _SHUTDOWN_CHUNKS, s, ch & L.K_SHUTDOWN_ACK, t))
         return
     if ch & (L.K_INIT | L.K_INIT_ACK | L.K_COOKIE_ECHO | L.K_COOKIE_ACK):
         _handshake(S, s, r, ch, t)
@@ -173,9 +192,10 @@ def _arrive(S, p, t):
         A.deliver(S, r, t)
     if ch & L.K_SACK:
         on_sack(S, s, p, t)
-        shutdown_progress(S, s, t)
+        if half[s].sphase == L.SP_SHUT_PENDING or half[s].sphase == L.SP_SHUT_RCVD:  # the rest: shutdown_progress
+            outline(_rare, (S, _SHUTDOWN_PROGRESS, s, 0, t))
     if ch & (L.K_SHUTDOWN | L.K_SHUTDOWN_ACK | L.K_SHUTDOWN_COMPLETE):
-        _shutdown_chunks(S, s, ch, t)
+        outline(_rare, (S, _SHUTDOWN_CHUNKS, s, ch, t))
         if half[s].sphase == L.SP_CLOSED:
             return
     if _sack_alone(S, s, r, t):
@@ -263,7 +283,7 @@ def sctp_rto(S, h, t):
             outline(sctp_packet, (S, h, t, ch, 0, 0, 0, False, 0))
             rto_arm(S, h, t)
         elif ph != L.SP_CLOSED:
-            on_t3(S, h, t)
+            outline(_rare, (S, _T3, h, 0, t))
 
 
 @njit(cache=True, inline="always")

@@ -70,11 +70,11 @@ def send_available(S, h, t):
         outline(sctp_send, (S, h, t))  # per message written, not per packet
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def close_half(S, h, t):
     """The application closes half ``h`` after the data it has written. Once per connection: ``_app`` calls
-    it through ``outline``, so that its transports' close paths are compiled once, not in each of the five
-    places ``maybe_close`` is inlined."""
+    it through ``outline`` (``_app._relays_or_close``), so that its transports' close paths are compiled once,
+    not in each of the five places ``maybe_close`` is inlined."""
     if S.conn[h >> 1].proto == L.PROTO_TCP:
         tcp_close(S, h, t)
     elif S.conn[h >> 1].proto == L.PROTO_SCTP:
