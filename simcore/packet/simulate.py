@@ -194,7 +194,6 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     # their tables grow (run_to_end) with the halves open at once, not with all the connections.
     rows = nh if caps.get("rows_full") else min(nh, caps.get("first_rows", _FIRST_ROWS))
     st = np.zeros(1, L.STATUS)
-    st["free_n"] = pool
     st["seg_free"] = rows
     st["ooo_free"] = rows
     st["trace"] = int(trace)
@@ -221,7 +220,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         seg_free=np.arange(rows - 1, -1, -1, dtype=np.int64), ooo_free=np.arange(rows - 1, -1, -1, dtype=np.int64),
         slot_free=np.arange(slots - 1, -1, -1, dtype=np.int64), half_tpl=_half_template(), conn_par=conn_par,
         conn_id=conn_id if nc else np.zeros(1, L.CONN_ID), half_out=np.zeros(max(nh, 1), L.HALF_OUT),
-        pkt=np.zeros(pool, L.PKT), pkt_free=np.arange(pool - 1, -1, -1, dtype=np.int64), st=st,
+        pkt=np.zeros(pool, L.PKT), pkt_free=np.zeros(pool, np.int64), st=st,
         link=link, ring=ring, rng=seed_vals.copy(), fluid=fluid, drops=np.array(drops or [-1], np.int64),
         path_ptr=path_ptr, path_links=path_links,
         msg=msg, dep_ptr=dep_ptr, dep_msg=dep_msg, cdep_ptr=cdep_ptr, cdep_conn=cdep_conn,
@@ -666,7 +665,7 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         packets_delivered=int(st["delivered"]),
         packets_dropped_queue=int(st["drop_q"]),
         packets_dropped_loss=int(st["drop_l"]),
-        packets_in_flight=int(S.pkt.shape[0] - st["free_n"]),
+        packets_in_flight=int(st["pkt_hw"] - st["free_n"]),
         link_queue_samples=link["q_n"].copy(),
         link_queue_mean_bytes=link["q_sum"] / np.maximum(link["q_n"], 1),
         link_queue_peak_bytes=link["q_peak"].copy(),
