@@ -281,9 +281,9 @@ CONN_ID = _ordered_dtype("slot par client server closer pooled total:2 rt:2 open
 HALF_OUT = _ordered_dtype("rcv_nxt fin_rcvd rcv_started n_segs n_retx n_timeout n_fretx cwnd:f ssthresh:f srtt:f "
                           "rto:f est_t:f fin_acked_t:f abort_t:f")
 
-# Sender's scoreboard, one row per open sending half, a ring of its sent segments: start seq, len (seq
-# space), flags (G_*), epoch (recovery epoch in which it was last retransmitted).
-SEG = _dtype("start len flags epoch miss frtx mark")
+# Sender's scoreboard, one row per open sending half, a ring of its sent segments: start seq (int64), len (seq
+# space), flags (G_*), epoch (recovery epoch in which it was last retransmitted); int32 but start: 32 bytes.
+SEG = np.dtype([("start", np.int64)] + [(n, np.int32) for n in "len flags epoch miss frtx mark".split()])
 # SCTP uses the same ring for its DATA chunks (TSN = half's tsn_head + offset from seg_head): flags
 # G_SACKED (acknowledged by a gap ack block) and G_RETX, miss (miss indications), frtx (0 never, 1 marked
 # for fast retransmission, 2 fast-retransmitted), mark (1: to be retransmitted, out of the flight).
