@@ -357,7 +357,8 @@ POOL = _dtype("p0 p1 rule next")
 # connection, and as a reference), hint (1: the event loop prefetches rows, ``_kernel._hint_next``).
 # Floats: t_end (s).
 STATUS = _dtype("flags uid free_n events created delivered drop_q drop_l n_pkttr n_tcptr n_qtr n_cbrrec trace "
-                "seg_free ooo_free has_relays known_next n_known slot_free n_halves slots_freed recycle hint pkt_hw", "t_end")
+                "seg_free ooo_free has_relays known_next n_known slot_free n_halves slots_freed recycle hint "
+                "pkt_hw", "t_end")
 
 State = namedtuple("State", [
     "half", "conn", "seg", "ooo", "seg_free", "ooo_free",  # transports (half and conn: one row per slot)
