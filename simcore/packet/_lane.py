@@ -116,3 +116,31 @@ def lane_pop(S, q):
     else:
         lq[q].t_first = math.inf
     return k, a
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def lane_skip_none(S, q, t_end):
+    """Remove the ``EV_NONE`` entries (cancelled timers, ``_delack``) at the front of lane ``q`` due by ``t_end``
+    and return how many: the event loop counts them as events it has processed, as it would have one by one
+    (they change nothing, so taking them before the events of other lanes due earlier changes no result)."""
+    lq = S.laneq
+    lane = S.lane
+    cap = lane.shape[1]
+    n = lq[q].n
+    h = lq[q].head
+    k = 0
+    while n > 0 and lane[q, h].k == L.EV_NONE and lane[q, h].t <= t_end:
+        h += 1
+        if h == cap:
+            h = 0
+        n -= 1
+        k += 1
+    if k > 0:
+        lq[q].head = h
+        lq[q].n = n
+        if n > 0:
+            lq[q].t_first = lane[q, h].t
+            lq[q].s_first = lane[q, h].s
+        else:
+            lq[q].t_first = math.inf
+    return k

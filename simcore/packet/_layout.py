@@ -281,9 +281,9 @@ CONN_ID = _ordered_dtype("slot par client server closer pooled total:2 rt:2 open
 HALF_OUT = _ordered_dtype("rcv_nxt fin_rcvd rcv_started n_segs n_retx n_timeout n_fretx cwnd:f ssthresh:f srtt:f "
                           "rto:f est_t:f fin_acked_t:f abort_t:f")
 
-# Sender's scoreboard, one row per open sending half, a ring of its sent segments: start seq, len (seq
-# space), flags (G_*), epoch (recovery epoch in which it was last retransmitted).
-SEG = _dtype("start len flags epoch miss frtx mark")
+# Sender's scoreboard, one row per open sending half, a ring of its sent segments: start seq (int64), len (seq
+# space), flags (G_*), epoch (recovery epoch in which it was last retransmitted); int32 but start: 32 bytes.
+SEG = np.dtype([("start", np.int64)] + [(n, np.int32) for n in "len flags epoch miss frtx mark".split()])
 # SCTP uses the same ring for its DATA chunks (TSN = half's tsn_head + offset from seg_head): flags
 # G_SACKED (acknowledged by a gap ack block) and G_RETX, miss (miss indications), frtx (0 never, 1 marked
 # for fast retransmission, 2 fast-retransmitted), mark (1: to be retransmitted, out of the flight).
@@ -309,10 +309,14 @@ PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chu
 # rate estimate, bytes/s), pkt_t. Buffer statistics over the occupancy samples a queue trace would record
 # (just before and just after each packet arrival; kept with or without traces): q_n samples, q_sum and q_peak
 # their summed and largest bytes.
-LINK = _dtype("qlim qlim_bytes hdr ring_head ring_n flu_ptr flu_p0 flu_p1 n_tx n_drop_q n_drop_l has_fluid "
-              "n_offered drop_ptr drop_p1 loss_arrival ring_base ring_cap q_n lane",
-              "rate_Bps prop_s loss free_at w t_last bytes_tx flu_pkt bmax flu_in flu_drop qbytes flu_next "
-              "pkt_rate pkt_t q_sum q_peak")
+LINK = _ordered_dtype(
+    # hot, per packet offered (link_enqueue, in the order it reads them): the first 3 of the row's 5 cache lines
+    # (a server's link at chapter 2's scale was last touched a round trip ago: each line read is a miss)
+    "n_offered loss_arrival drop_ptr drop_p1 loss:f has_fluid ring_cap ring_base ring_head ring_n free_at:f qbytes:f "
+    "hdr qlim qlim_bytes q_n q_sum:f q_peak:f rate_Bps:f n_tx bytes_tx:f lane prop_s:f "
+    # cold: fluid background, drop counters
+    "flu_ptr flu_p0 flu_p1 n_drop_q n_drop_l w:f t_last:f flu_pkt:f bmax:f flu_in:f flu_drop:f flu_next:f "
+    "pkt_rate:f pkt_t:f")
 # Lanes (``_lane.py``): FIFO queues beside the heap for events whose times arrive in order, one
 # row of S.lane per lane (a ring of events: time t, number s from the heap's numbering, kind k, argument a)
 # and its head, count, first event's time and number and last event's time in S.laneq.
@@ -343,7 +347,8 @@ CBR = _dtype("path size p0 p1 ptr sent rcvd", "start stop")
 # next (round robin: position of the next connection).
 POOL = _dtype("p0 p1 rule next")
 
-# Status and counters, one row: flags (OVF_* / PAUSE_ROWS), uid, free_n (free packet slots, S.pkt_free),
+# Status and counters, one row: flags (OVF_* / PAUSE_ROWS), uid, free_n (released packet slots, S.pkt_free;
+# pkt_hw: the slots from it up have never been used),
 # events, created, delivered, drop_q, drop_l, n_pkttr, n_tcptr, n_qtr, n_cbrrec, trace (1 when tracing),
 # seg_free / ooo_free (free rows of S.seg / S.ooo, S.seg_free / S.ooo_free), has_relays, slot_free (free
 # connection slots, S.slot_free), n_halves (2 x the scenario's connections: timer events carry
@@ -352,7 +357,8 @@ POOL = _dtype("p0 p1 rule next")
 # connection, and as a reference), hint (1: the event loop prefetches rows, ``_kernel._hint_next``).
 # Floats: t_end (s).
 STATUS = _dtype("flags uid free_n events created delivered drop_q drop_l n_pkttr n_tcptr n_qtr n_cbrrec trace "
-                "seg_free ooo_free has_relays known_next n_known slot_free n_halves slots_freed recycle hint", "t_end")
+                "seg_free ooo_free has_relays known_next n_known slot_free n_halves slots_freed recycle hint "
+                "pkt_hw", "t_end")
 
 State = namedtuple("State", [
     "half", "conn", "seg", "ooo", "seg_free", "ooo_free",  # transports (half and conn: one row per slot)

@@ -119,7 +119,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     # once, not with all of them (half rows are 512 bytes; ~0.3 GB for every connection at chapter 2's
     # highest load). np.zeros maps pages lazily: rows never taken cost nothing.
     conn_par, conn_id = _bulk_connection_rows(sc) if bulk else _connection_rows(sc)
-    slots = max(nc if caps.get("slots_full") else min(nc, caps.get("first_slots", _FIRST_SLOTS)), 1)
+    slots = max(nc if caps.get("slots_full") else min(nc, caps.get("first_slots", _first_rows(_FIRST_SLOTS, nc))), 1)
     half = np.zeros(2 * slots, L.HALF)
     conn = np.zeros(slots, L.CONN)
 
@@ -192,9 +192,8 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
 
     # Scoreboard and out-of-order rows are taken when a half opens and given back when it is done, so
     # their tables grow (run_to_end) with the halves open at once, not with all the connections.
-    rows = nh if caps.get("rows_full") else min(nh, caps.get("first_rows", _FIRST_ROWS))
+    rows = nh if caps.get("rows_full") else min(nh, caps.get("first_rows", _first_rows(_FIRST_ROWS, nh)))
     st = np.zeros(1, L.STATUS)
-    st["free_n"] = pool
     st["seg_free"] = rows
     st["ooo_free"] = rows
     st["trace"] = int(trace)
@@ -221,7 +220,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         seg_free=np.arange(rows - 1, -1, -1, dtype=np.int64), ooo_free=np.arange(rows - 1, -1, -1, dtype=np.int64),
         slot_free=np.arange(slots - 1, -1, -1, dtype=np.int64), half_tpl=_half_template(), conn_par=conn_par,
         conn_id=conn_id if nc else np.zeros(1, L.CONN_ID), half_out=np.zeros(max(nh, 1), L.HALF_OUT),
-        pkt=np.zeros(pool, L.PKT), pkt_free=np.arange(pool - 1, -1, -1, dtype=np.int64), st=st,
+        pkt=np.zeros(pool, L.PKT), pkt_free=np.zeros(pool, np.int64), st=st,
         link=link, ring=ring, rng=seed_vals.copy(), fluid=fluid, drops=np.array(drops or [-1], np.int64),
         path_ptr=path_ptr, path_links=path_links,
         msg=msg, dep_ptr=dep_ptr, dep_msg=dep_msg, cdep_ptr=cdep_ptr, cdep_conn=cdep_conn,
@@ -232,7 +231,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         tr_pkt=np.zeros((tr_pkt_rows, L.TRP_N)), tr_tcp=np.zeros((tr_tcp_rows, 9)),
         tr_queue=np.zeros((tr_queue_rows, 4)),
         heap_t=ht, heap_s=hs, heap_k=hk, heap_a=ha, heap_m=hm,
-        lane=np.zeros((L.N_LANES, min(1 << 16, pool + 4 * nh + 64)), L.LANE), laneq=_empty_lanes(),
+        lane=np.zeros((L.N_LANES, min(_LANE_WIDTH, pool + 4 * nh + 64)), L.LANE), laneq=_empty_lanes(),
         known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
     )
     return S, pool, heap_cap
@@ -278,6 +277,16 @@ _FIRST_ROWS = 4096
 _ROW_GROWTH = 4
 _HINT_CONNECTIONS = 20_000  # scenarios with at least this many connections prefetch rows (_kernel._hint_next)
 _FIRST_SLOTS = 4096  # connection slots (_slot.py) at the start; they grow by _ROW_GROWTH too
+_FIRST_SHARE = 16  # ... or a 16th of the rows the table can need, if more: chapter 2's highest load (275k
+# connections, ~8k alive at once) then never grows: each growth copied the table (~40 MB) into pages touched
+# for the first time, which cost more than the copy (~2 ms per MB on the virtual machine we measure on)
+_LANE_WIDTH = 1 << 14  # events a lane holds at most (more go to the heap): a lane's ring is written all round
+
+
+def _first_rows(first: int, n: int) -> int:
+    """Return the rows a table that can need ``n`` starts with: ``first``, or ``n / _FIRST_SHARE`` if more
+    (the rows are taken lowest first, so the pages of rows never taken are never touched)."""
+    return max(first, n // _FIRST_SHARE)
 
 
 def _grow(rows: np.ndarray, new: int) -> np.ndarray:
@@ -666,7 +675,7 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         packets_delivered=int(st["delivered"]),
         packets_dropped_queue=int(st["drop_q"]),
         packets_dropped_loss=int(st["drop_l"]),
-        packets_in_flight=int(S.pkt.shape[0] - st["free_n"]),
+        packets_in_flight=int(st["pkt_hw"] - st["free_n"]),
         link_queue_samples=link["q_n"].copy(),
         link_queue_mean_bytes=link["q_sum"] / np.maximum(link["q_n"], 1),
         link_queue_peak_bytes=link["q_peak"].copy(),
