@@ -12,7 +12,7 @@ from numba import njit
 
 from simcore.engine import heap_new, heap_pop
 from simcore.packet import _layout as L
-from simcore.packet._lane import lane_first, lane_pop, lane_push, push
+from simcore.packet._lane import lane_first, lane_pop, lane_push, lane_skip_none, push
 from simcore.packet.simulate import _empty_lanes
 
 
@@ -79,3 +79,38 @@ def test_lanes_and_heap_pop_in_time_then_push_order():
                 assert next(pops) == first
                 pending.remove(first)
         assert list(pops) == sorted(pending, key=lambda j: (times[j], j))
+
+
+@njit
+def _fill_pop_skip(S, q, times, kinds, t_end):
+    """Push the events (``times``, ``kinds``, argument = index) into lane ``q``, pop its first as ``run`` does,
+    then skip the cancelled entries behind it; return how many were skipped."""
+    for i in range(times.shape[0]):
+        lane_push(S, q, times[i], kinds[i], i)
+    lane_pop(S, q)
+    return lane_skip_none(S, q, t_end)
+
+
+def _skip(entries, t_end):
+    S = _queue(8)
+    times = np.array([e[0] for e in entries])
+    kinds = np.array([e[1] for e in entries], np.int64)
+    return S, _fill_pop_skip(S, L.LANE_DELACK, times, kinds, t_end), S.laneq[L.LANE_DELACK]
+
+
+def test_cancelled_entries_behind_a_pop_are_counted_and_only_they_go():
+    # lane entries (time, kind): a live timer, three cancelled ones, a live one, a cancelled one after t_end
+    entries = [(1.0, L.EV_DELACK), (1.2, L.EV_NONE), (1.2, L.EV_NONE), (1.4, L.EV_NONE), (1.6, L.EV_DELACK),
+               (9.0, L.EV_NONE)]
+    for t_end, skipped, next_t in ((5.0, 3, 1.6), (1.3, 2, 1.4)):  # t_end stops the skip at 1.4 in the second
+        S, got, lq = _skip(entries, t_end)
+        assert got == skipped
+        assert lq["n"] == len(entries) - 1 - skipped
+        assert lq["t_first"] == next_t and lq["s_first"] == 1 + skipped  # numbers are push order (heap count 0)
+        assert S.lane[L.LANE_DELACK, lq["head"]]["a"] == 1 + skipped
+    # nothing cancelled behind: nothing skipped, the lane as a plain pop leaves it
+    S, got, lq = _skip([(1.0, L.EV_DELACK), (2.0, L.EV_DELACK)], 5.0)
+    assert got == 0 and lq["n"] == 1 and lq["t_first"] == 2.0
+    # all cancelled: the lane ends empty
+    S, got, lq = _skip([(1.0, L.EV_DELACK), (2.0, L.EV_NONE)], 5.0)
+    assert got == 1 and lq["n"] == 0 and lq["t_first"] == np.inf
