@@ -42,29 +42,6 @@ def heap_new(capacity):
 
 
 @njit(cache=True, inline="always")
-def _less(time_s, seq, i, j):
-    ti = time_s[i]
-    tj = time_s[j]
-    return ti < tj or (ti == tj and seq[i] < seq[j])
-
-
-@njit(cache=True, inline="always")
-def _swap(time_s, seq, kind, arg, i, j):
-    t = time_s[i]
-    time_s[i] = time_s[j]
-    time_s[j] = t
-    s = seq[i]
-    seq[i] = seq[j]
-    seq[j] = s
-    k = kind[i]
-    kind[i] = kind[j]
-    kind[j] = k
-    a = arg[i]
-    arg[i] = arg[j]
-    arg[j] = a
-
-
-@njit(cache=True, inline="always")
 def heap_insert(time_s, seq, kind, arg, meta, t, k, a):
     """Insert event (t, k, a) into a heap that has room (``meta[0] < time_s.shape[0]``); never allocates.
 
@@ -72,20 +49,26 @@ def heap_insert(time_s, seq, kind, arg, meta, t, k, a):
     themselves and flag an overflow instead of growing.
     """
     n = meta[0]
-    time_s[n] = t
-    seq[n] = meta[1]
-    kind[n] = k
-    arg[n] = a
+    sq = meta[1]
     meta[0] = n + 1
-    meta[1] += 1
+    meta[1] = sq + 1
+    # sift up through a hole: parents later than the new event move down one level, the event is written once
     i = n
     while i > 0:
         parent = (i - 1) >> 1
-        if _less(time_s, seq, i, parent):
-            _swap(time_s, seq, kind, arg, i, parent)
+        pt = time_s[parent]
+        if t < pt or (t == pt and sq < seq[parent]):
+            time_s[i] = pt
+            seq[i] = seq[parent]
+            kind[i] = kind[parent]
+            arg[i] = arg[parent]
             i = parent
         else:
             break
+    time_s[i] = t
+    seq[i] = sq
+    kind[i] = k
+    arg[i] = a
 
 
 @njit(cache=True)
@@ -119,24 +102,36 @@ def heap_pop(time_s, seq, kind, arg, meta):
     n = meta[0] - 1
     meta[0] = n
     if n > 0:
-        time_s[0] = time_s[n]
-        seq[0] = seq[n]
-        kind[0] = kind[n]
-        arg[0] = arg[n]
+        # sift the last event down from the root through a hole: the earlier child moves up while it precedes
+        # the event, which is written once where it stops (the same places as swapping it down)
+        xt = time_s[n]
+        xs = seq[n]
         i = 0
         while True:
-            left = 2 * i + 1
-            if left >= n:
+            c = 2 * i + 1
+            if c >= n:
                 break
-            smallest = left
-            right = left + 1
-            if right < n and _less(time_s, seq, right, left):
-                smallest = right
-            if _less(time_s, seq, smallest, i):
-                _swap(time_s, seq, kind, arg, i, smallest)
-                i = smallest
+            ct = time_s[c]
+            cs = seq[c]
+            if c + 1 < n:
+                rt = time_s[c + 1]
+                rs = seq[c + 1]
+                if rt < ct or (rt == ct and rs < cs):
+                    c += 1
+                    ct = rt
+                    cs = rs
+            if ct < xt or (ct == xt and cs < xs):
+                time_s[i] = ct
+                seq[i] = cs
+                kind[i] = kind[c]
+                arg[i] = arg[c]
+                i = c
             else:
                 break
+        time_s[i] = xt
+        seq[i] = xs
+        kind[i] = kind[n]
+        arg[i] = arg[n]
     return t, k, a
 
 
