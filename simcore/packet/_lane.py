@@ -107,15 +107,21 @@ def lane_pop(S, q):
     h += 1
     if h == lane.shape[1]:
         h = 0
+    _set_front(S, q, h, lq[q].n - 1)
+    return k, a
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _set_front(S, q, h, n):
+    """Make entry ``h`` the first of lane ``q``, which holds ``n`` events from it, and note its time and number."""
+    lq = S.laneq
     lq[q].head = h
-    n = lq[q].n - 1
     lq[q].n = n
     if n > 0:
-        lq[q].t_first = lane[q, h].t
-        lq[q].s_first = lane[q, h].s
+        lq[q].t_first = S.lane[q, h].t
+        lq[q].s_first = S.lane[q, h].s
     else:
         lq[q].t_first = math.inf
-    return k, a
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -136,11 +142,5 @@ def lane_skip_none(S, q, t_end):
         n -= 1
         k += 1
     if k > 0:
-        lq[q].head = h
-        lq[q].n = n
-        if n > 0:
-            lq[q].t_first = lane[q, h].t
-            lq[q].s_first = lane[q, h].s
-        else:
-            lq[q].t_first = math.inf
+        _set_front(S, q, h, n)
     return k
