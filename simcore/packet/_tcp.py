@@ -432,6 +432,12 @@ def on_ack(S, h, p, t):
         head = half[h].seg_head
         n = half[h].seg_n
         removed = 0
+        if ack == smax:  # every segment sent is acknowledged (the ring holds sent ones only): not read
+            removed = n
+            head += n
+            if head >= cap:
+                head -= cap
+            n = 0
         while n > 0 and S.seg[row, head].start + S.seg[row, head].len <= ack:
             head += 1
             if head == cap:
