@@ -18,7 +18,8 @@ in the slot across reuses and step at the release, so a timer of the old connect
 (as it would have been for the old one: its delayed ACK was not armed, its timer stopped). Slot numbers never
 enter event times or numbers: the run is the one it was with one row per connection.
 
-Only a scenario with more connections than the first slot table (``simulate._FIRST_SLOTS``) gives slots back
+Only a scenario with more connections than the first slot table (``simulate._first_rows``: 4096, or a 16th of
+the connections if more) gives slots back
 (``S.st[0].recycle``): a smaller one keeps a slot per connection and neither counts packets in flight nor tests
 for a release per packet, so small runs pay nothing for slots.
 
