@@ -97,9 +97,10 @@ def _scenarios():
 
 
 def _slot_recycling(n_conn=5000, n_servers=3):
-    """More short connections than the first slot table holds (4096, simulate._FIRST_SLOTS), so slots are
-    given back and taken again (S.st[0].recycle): sequential request/response exchanges, one connection each,
-    from one client to three servers over 1 Mbit/s links with a few random losses."""
+    """More short connections than the first slot table holds (4096 below 65,536 connections,
+    simulate._first_rows), so slots are given back and taken again (S.st[0].recycle): sequential
+    request/response exchanges, one connection each, from one client to three servers over 1 Mbit/s links
+    with a few random losses."""
     lk = LinkParams(rate_bps=1e6, delay_s=0.002, queue_packets=50, loss_prob=0.002)
     net = Network(n_servers + 1, tuple(d for s in range(1, n_servers + 1) for d in Network.duplex(0, s, lk)))
     conns, msgs = [], []

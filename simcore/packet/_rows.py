@@ -5,8 +5,9 @@ conversions: ~3.7k lines of IR for a connection's three rows, compiled again int
 ``a.view(np.int64)`` compiles numba's view implementation once per record type. These intrinsics emit the few
 instructions the copy needs: ``copy_row(a, i, b, j)`` copies row ``j`` of ``b`` into row ``i`` of ``a`` (one
 ``memcpy`` of the row's bytes; same record type), ``word(a, i, w)`` reads the ``w``-th 8-byte word of row ``i``
-as an int64 and ``set_word(a, i, w, v)`` writes it (every field of ``_layout``'s records is 8 bytes, so a word is
-a field, its bits copied exactly, floats included). No bounds checks: callers index rows they own. (This file's
+as an int64 and ``set_word(a, i, w, v)`` writes it (on records whose fields are all 8 bytes, as ``HALF`` and
+``HALF_OUT``, which ``_slot`` checks at import: a word is then a field, its bits copied exactly, floats included;
+``SEG`` has int32 fields and is never copied by words). No bounds checks: callers index rows they own. (This file's
 "njit" makes ``simcore._cache_guard`` drop the kernels' caches when it changes: the kernels inline it.)
 """
 

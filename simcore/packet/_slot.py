@@ -19,9 +19,8 @@ in the slot across reuses and step at the release, so a timer of the old connect
 enter event times or numbers: the run is the one it was with one row per connection.
 
 Only a scenario with more connections than the first slot table (``simulate._first_rows``: 4096, or a 16th of
-the connections if more) gives slots back
-(``S.st[0].recycle``): a smaller one keeps a slot per connection and neither counts packets in flight nor tests
-for a release per packet, so small runs pay nothing for slots.
+the connections if more) gives slots back (``S.st[0].recycle``): a smaller one keeps a slot per connection and
+neither counts packets in flight nor tests for a release per packet, so small runs pay nothing for slots.
 
 The kernel pauses between events when no slot is free (``PAUSE_ROWS``, as for the scoreboard rows) and
 ``simulate.run_to_end`` grows the tables: an event takes at most one slot.
@@ -38,7 +37,11 @@ from . import _layout as L
 from ._outline import outline
 from ._rows import copy_row, set_word, word
 
-_OUT_N = L.HALF_OUT.itemsize // 8  # a HALF_OUT row's 8-byte fields (every field of the records is 8 bytes)
+_OUT_N = L.HALF_OUT.itemsize // 8  # a HALF_OUT row's 8-byte fields, copied as words from HALF's (_rows)
+for _name in ("HALF", "HALF_OUT"):  # words are fields only if every field is 8 bytes
+    _rec = getattr(L, _name)
+    if any(_rec.fields[f][0].itemsize != 8 for f in _rec.names):
+        raise TypeError(f"_layout.{_name} has a field that is not 8 bytes: _slot copies its rows by 8-byte words")
 _OUT_WORDS = np.array([L.HALF.fields[f][1] // 8 for f in L.HALF_OUT.names], np.int64)  # each HALF_OUT field's word
 
 
