@@ -58,21 +58,38 @@ from simcore.chapters import satellite_claims as claims  # noqa: E402
 from simcore.chapters import satellite_extras as extras  # noqa: E402
 from simcore.chapters import satellite_figures as figs  # noqa: E402
 from simcore.chapters import satellite_panel as live  # noqa: E402
-from simcore.chapters.satellite_sweep import FIGURE4_PATH, SWEEP_LOADS, SWEEP_PATH, load_sweep  # noqa: E402
+from simcore.chapters.satellite_sweep import FIGURE4_PATH, SWEEP_LOADS, SWEEP_PATH, SWEEP_SEEDS, load_sweep  # noqa: E402
 
 
-def test_stored_sweep_has_every_curve_and_load_with_its_source():
+def test_stored_sweep_has_every_curve_load_and_seed_with_its_source():
     rows = load_sweep(SWEEP_PATH)
-    assert len(rows) == len(ch.CURVES) * len(SWEEP_LOADS) >= 7 * 15
-    assert {r["curve"] for r in rows} == set(figs.CURVE_ORDER)
-    assert all(r["source"].startswith("simcore.satellite packet-level run") for r in rows)
+    assert len(rows) == len(ch.CURVES) * len(SWEEP_LOADS) * len(SWEEP_SEEDS) >= 7 * 15 * 3
+    assert {r["curve"] for r in rows} == set(figs.CURVE_ORDER) and {r["seed"] for r in rows} == set(SWEEP_SEEDS)
+    assert all(r["source"].startswith("simcore.satellite packet-level run") and f"seed {r['seed']}" in r["source"]
+               for r in rows)
     for path in (FIGURE4_PATH, extras.HYBRID_PATH, extras.BEYOND_PATH):
         assert all(r["source"] for r in extras.load_rows(path))
-    # the same requests for every architecture: the same presented load at each number of day-traces
+    # the same requests for every architecture: the same presented load at each number of day-traces and seed
     by_load = {}
     for r in rows:
-        by_load.setdefault(r["n_traces"], set()).add(r["presented_load_bps"])
+        by_load.setdefault((r["n_traces"], r["seed"]), set()).add(r["presented_load_bps"])
     assert all(len(v) == 1 for v in by_load.values())
+    # a mean latency with unfinished sample pages is their lower bound: at least (duration - made) for each
+    for r in rows:
+        if r["sample_unfinished"] == 20:  # none finished: the mean age at the end, 600 - 225 s
+            assert r["sample_latency_mean_s"] == pytest.approx(600.0 - 0.75 * 600.0 / 2)
+
+
+def test_curves_give_the_mean_over_seeds_and_their_range():
+    rows = [dict(curve="base", architecture="base", n_traces=t, seed=s, presented_load_bps=p, carried_nz_bound_bps=p,
+                 sample_latency_mean_s=lat, request_time_mean_s=lat, sample_unfinished=u, requests_unfinished=u)
+            for t, s, p, lat, u in ((10, 1, 1.0, 2.0, 0), (10, 2, 3.0, 4.0, 1), (20, 1, 5.0, 6.0, 0))]
+    c = figs.curves(rows)["base"]
+    assert c["presented_load_bps"].tolist() == [2.0, 5.0] and c["sample_latency_mean_s"].tolist() == [3.0, 6.0]
+    assert c["sample_latency_mean_s_min"].tolist() == [2.0, 6.0]
+    assert c["sample_latency_mean_s_max"].tolist() == [4.0, 6.0]
+    assert c["sample_unfinished"].tolist() == [1, 0] and c["n_seeds"].tolist() == [2, 1]
+    assert figs.curves(rows, seed=2)["base"]["presented_load_bps"].tolist() == [3.0]
 
 
 def test_latency_gain_and_knee_by_hand():
@@ -111,17 +128,31 @@ def test_static_figures_draw_every_curve():
     assert "1 connection" in names and "1 connections" not in names  # English in the legend, not the key
 
 
-def test_panel_answers_from_the_sweep_or_the_hybrid_and_never_raises():
+def test_panel_answers_from_the_sweep_the_fast_mode_or_says_it_cannot():
     panel = live.make_panel()
-    assert panel.last_error is None and "stored sweep" in panel.message
+    assert panel.last_error is None and "stored full runs (seed 1)" in panel.message
+    fa, fb = panel.figures
+    n = len(figs.CURVE_ORDER)
+    assert fb.data[n].name == "your setting (stored full runs)" and fb.data[n].x[0] is not None
     panel.set(architecture="base")
     assert panel.controls["n_conn"].disabled  # no inter-proxy connections in the base case
-    panel.set(load_mbps=2.0, delay_ms=20.0)  # off the paper's settings: the hybrid answers
-    assert panel.last_error is None and "hybrid" in panel.message
+    panel.set(load_mbps=2.0, delay_ms=20.0)  # off the paper's settings, the E3 far from full: the fast mode
+    assert panel.last_error is None and "fast mode" in panel.message and "checked within" in panel.message
+    assert fb.data[n].name == "your setting (fast mode)" and fb.data[n].y[0] > 0
+    # 10 connections at 300 ms carry ~4 Mbit/s: at 20 Mbit/s they are overloaded; no fast answer, the full
+    # run is offered, and the marker is hidden
+    panel.set(architecture="us_proxy", n_conn=10, load_mbps=20.0, delay_ms=300.0)
+    assert panel.last_error is None and "overloaded" in panel.message and "run in full" in panel.message
+    assert fb.data[n].x[0] is None and fa.data[n + 1].x[0] is None
+    panel.set(delay_ms=320.0, n_conn=100, seed=2)  # the stored runs of seed 2: the curves change with the seed
+    assert "seed 2" in panel.message
+    c2 = figs.curves(seed=2)["base"]
+    assert list(fa.data[0].x) == pytest.approx((c2["presented_load_bps"] / 1e6).tolist())
     with pytest.raises(ValueError, match="load_mbps"):
         live.panel_params({**panel.values(), "load_mbps": -1.0})
     with pytest.raises(ValueError, match="delay_ms"):
         live.panel_params({**panel.values(), "delay_ms": 0.0})
-    panel.set(load_mbps=1.0)
+    panel.set(load_mbps=1.0, seed=1)
     panel.full_run()  # the "run in full" button: the packet-level run of this setting, progress to the end
-    assert panel.full_bar.value == panel.full_bar.max and "full run" in panel.full_note.value
+    assert panel.full_bar.value == panel.full_bar.max and "full run (seed 1" in panel.full_note.value
+    assert fb.data[n + 1].x[0] is not None
