@@ -22,8 +22,8 @@ _FIT = ("if (this.open && window.Plotly) this.querySelectorAll('.js-plotly-plot'
 
 def veiled_html(inner: str, summary: str = RESULT_SUMMARY) -> str:
     """Return ``inner`` (trusted HTML) behind a toggle labelled ``summary``."""
-    return (f"<details class='simcore-reveal tex2jax_process' ontoggle=\"{_FIT}\"><summary><b>{html.escape(summary)}</b>"
-            f"</summary>\n{inner}\n</details>")
+    return (f"<details class='simcore-reveal tex2jax_process' ontoggle=\"{_FIT}\">"
+            f"<summary><b>{html.escape(summary)}</b></summary>\n{inner}\n</details>")
 
 
 def prediction_html(pred) -> str:
