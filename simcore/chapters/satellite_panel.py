@@ -5,8 +5,8 @@ A move answers from one of three places, and the status line says which:
 - the stored sweep (full packet runs, ``data/satellite_sweep.csv``) at the paper's settings, interpolated
   between its two nearest loads, for the selected seed;
 - the hybrid fast mode (``simulate_hybrid``: the same requests over the same 600 simulated seconds as a
-  full run) at any other setting whose bottleneck is at most ``VALIDATED_UTILISATION`` loaded: the range
-  where ``data/satellite_hybrid_check.csv`` shows it agreeing with full runs;
+  full run) at any other setting where ``hybrid.validated``: the range where
+  ``data/satellite_hybrid_check.csv`` shows it agreeing with full runs;
 - nothing, beyond that range: the status says how loaded the bottleneck is and offers the full run.
 The "run in full" button re-runs the packet-level simulation of the setting (every request's packets) with
 a progress bar, and marks it beside the answer.
@@ -27,7 +27,14 @@ from simcore.packet import simulate
 from simcore.plotting import LivePanel, dropdown, float_slider, int_slider, new_figure
 from simcore.rng import make_generator
 from simcore.satellite import SatelliteParams, build_satellite
-from simcore.satellite.hybrid import VALIDATED_TOLERANCE, VALIDATED_UTILISATION, simulate_hybrid, utilisation
+from simcore.satellite.hybrid import (
+    VALIDATED_TOLERANCE,
+    VALIDATED_TOLERANCE_S,
+    VALIDATED_UTILISATION,
+    simulate_hybrid,
+    utilisation,
+    validated,
+)
 from simcore.satellite.model import _requests, _result
 
 from .satellite import traces_for_load
@@ -89,8 +96,9 @@ def answer(values: dict, data: dict | None = None) -> dict:
         return dict(out, kind="stored", presented_bps=load, carried_bps=carried,
                     latency_s=float(np.exp(lat)), unfinished=int(c["sample_unfinished"][max(i - 1, 0):i + 1].max()),
                     source=f"the stored full runs (seed {seed}), interpolated between the two nearest loads")
-    if util > VALIDATED_UTILISATION:
-        return dict(out, kind="outside", presented_bps=float(w.reply_bytes.sum()) * 8.0 / p.duration_s,
+    ok, why = validated(p, util)
+    if not ok:
+        return dict(out, kind="outside", why=why, presented_bps=float(w.reply_bytes.sum()) * 8.0 / p.duration_s,
                     carried_bps=math.nan, latency_s=math.nan, unfinished=0, source="no fast answer")
     h = simulate_hybrid(p, seed, requests=(w, is_sample))
     return dict(out, kind="fast", presented_bps=h.presented_load_bps, carried_bps=h.carried_nz_bound_bps,
@@ -101,18 +109,18 @@ def answer(values: dict, data: dict | None = None) -> dict:
 def status_html(label: str, a: dict) -> str:
     """Return the status line of an answer (``answer``): what was computed, from where, and how far to trust it."""
     u = f"{a['bottleneck']} {100 * a['utilisation']:.0f} % loaded"
+    tol = f"within {100 * VALIDATED_TOLERANCE:.0f} % or {VALIDATED_TOLERANCE_S:g} s"
     if a["kind"] == "outside":
         over = a["utilisation"] > 1.0
-        why = (f"<b>overloaded</b>: {a['bottleneck']} can carry {a['capacity_bps'] / 1e6:.1f} Mbit/s on the wire and "
-               f"this load asks {100 * a['utilisation']:.0f} % of it, so the backlog (and every latency) grows for "
-               f"as long as the run lasts" if over else f"{u}")
-        return (f"<b>{_display(label)}</b>, presented {a['presented_bps'] / 1e6:.1f} Mbit/s: {why}. The fast mode "
-                f"is checked against full runs only up to {100 * VALIDATED_UTILISATION:.0f} % (within "
-                f"{100 * VALIDATED_TOLERANCE:.0f} %); press <b>run in full</b> for the packet-level answer "
+        load = (f"<b>overloaded</b>: {a['bottleneck']} can carry {a['capacity_bps'] / 1e6:.1f} Mbit/s on the wire and "
+                f"this load asks {100 * a['utilisation']:.0f} % of it, so the backlog (and every latency) grows for "
+                f"as long as the run lasts" if over else u)
+        return (f"<b>{_display(label)}</b>, presented {a['presented_bps'] / 1e6:.1f} Mbit/s: {load}. No fast answer: "
+                f"{a['why']}. Press <b>run in full</b> for the packet-level answer "
                 f"({a['n_requests']:,} requests: seconds to a minute).")
     unf = f", {a['unfinished']} sample pages unfinished (a lower bound)" if a["unfinished"] else ""
-    checked = (f"; checked within {100 * VALIDATED_TOLERANCE:.0f} % of full runs up to "
-               f"{100 * VALIDATED_UTILISATION:.0f} %" if a["kind"] == "fast" else "")
+    checked = (f"; checked against full runs ({tol}) up to {100 * VALIDATED_UTILISATION:.0f} %"
+               if a["kind"] == "fast" else "")
     over = " (overloaded: the latency grows with the run's length)" if a["utilisation"] > 1.0 else ""
     return (f"<b>{_display(label)}</b>: presented {a['presented_bps'] / 1e6:.1f} Mbit/s, carried "
             f"{a['carried_bps'] / 1e6:.1f} Mbit/s, sample latency {a['latency_s']:.2f} s{unf}; {u}{over}. "
@@ -142,8 +150,9 @@ def _figures(data: dict) -> tuple[go.Figure, go.Figure]:
     return fa, fb
 
 
-def make_panel(data: dict | None = None) -> LivePanel:
-    """Return the live panel (see the module docstring); ``data``: seed -> ``curves(seed=...)``."""
+def make_panel(data: dict | None = None, *, gate=None) -> LivePanel:
+    """Return the live panel (see the module docstring); ``data``: seed -> ``curves(seed=...)``; ``gate``:
+    predictions (``satellite_predictions``) that hold its plots and numbers back until committed."""
     data = {s: curves(seed=s) for s in SEEDS} if data is None else data
     labels = list(data[SEEDS[0]])
     n_curves = len(labels)
@@ -190,7 +199,8 @@ def make_panel(data: dict | None = None) -> LivePanel:
     def idle(values: dict) -> dict:
         return {"n_conn": "the base case has no inter-proxy connections"} if values["architecture"] == "base" else {}
 
-    panel = LivePanel(controls, update, [fa, fb], title="HTTP over the NZ-US satellite: try a setting", idle=idle)
+    panel = LivePanel(controls, update, [fa, fb], title="HTTP over the NZ-US satellite: try a setting", idle=idle,
+                      gate=gate)
     _attach_full_run(panel, fa, fb, n_curves)
     return panel
 

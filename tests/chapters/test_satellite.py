@@ -137,13 +137,16 @@ def test_panel_answers_from_the_sweep_the_fast_mode_or_says_it_cannot():
     panel.set(architecture="base")
     assert panel.controls["n_conn"].disabled  # no inter-proxy connections in the base case
     panel.set(load_mbps=2.0, delay_ms=20.0)  # off the paper's settings, the E3 far from full: the fast mode
-    assert panel.last_error is None and "fast mode" in panel.message and "checked within" in panel.message
+    assert panel.last_error is None and "fast mode" in panel.message and "checked against full runs" in panel.message
     assert fb.data[n].name == "your setting (fast mode)" and fb.data[n].y[0] > 0
     # 10 connections at 300 ms carry ~4 Mbit/s: at 20 Mbit/s they are overloaded; no fast answer, the full
     # run is offered, and the marker is hidden
     panel.set(architecture="us_proxy", n_conn=10, load_mbps=20.0, delay_ms=300.0)
     assert panel.last_error is None and "overloaded" in panel.message and "run in full" in panel.message
-    assert fb.data[n].x[0] is None and fa.data[n + 1].x[0] is None
+    assert fb.data[n].x[0] is None and fa.data[n + 1].x[0] is None and "No fast answer" in panel.message
+    panel.set(n_conn=100, load_mbps=5.0, delay_ms=300.0, window=4194304)  # window scaling: not checked
+    assert "No fast answer" in panel.message and "window scaling" in panel.message
+    panel.set(window=32767)
     panel.set(delay_ms=320.0, n_conn=100, seed=2)  # the stored runs of seed 2: the curves change with the seed
     assert "seed 2" in panel.message
     c2 = figs.curves(seed=2)["base"]
@@ -156,3 +159,29 @@ def test_panel_answers_from_the_sweep_the_fast_mode_or_says_it_cannot():
     panel.full_run()  # the "run in full" button: the packet-level run of this setting, progress to the end
     assert panel.full_bar.value == panel.full_bar.max and "full run (seed 1" in panel.full_note.value
     assert fb.data[n + 1].x[0] is not None
+
+
+def test_predictions_hold_the_answers_back_and_give_them_on_commit():
+    from simcore.chapters import satellite_predictions as sp
+
+    P = sp.predictions()
+    # figure 4: window / round trip by hand, 32767 x 8 / 0.64 s = 409.5875 kbit/s
+    out = P["window_limit"].commit(400.0)
+    assert out.answer == pytest.approx(409.5875) and out.correct
+    # figure 5: at 20 Mbit/s, 50 connections (20.4 Mbit/s of windows) are full; the fewest whose latency is within
+    # 10 % of the best is 100 (by the stored runs, checked here from their means)
+    c = figs.curves()
+    near = {n: c[f"{n} connections"]["sample_latency_mean_s"][np.argmin(abs(c[f"{n} connections"]["presented_load_bps"]
+                                                                              - 20e6))] for n in (50, 100, 200)}
+    assert near[50] > 3 * near[100] and near[100] < 1.1 * near[200]
+    out = P["connections_needed"].commit("50")
+    assert out.answer == "100" and not out.correct and "50 x 0.41 = 20.5 Mbit/s" in out.html
+    # the panel stays veiled until its question is committed; the commit sets the question's setting
+    panel = live.make_panel(gate=[P["leo_delay"]])
+    assert panel.veiled
+    out = P["leo_delay"].commit("falls from minutes to well under a second")
+    assert out.correct and not panel.veiled
+    assert panel.values()["delay_ms"] == 20.0 and panel.values()["n_conn"] == 10
+    assert "fast mode" in panel.message
+    # 10 x 32767 x 8 / 0.64 s = 4.1 Mbit/s at GEO, / 0.04 s = 65.5 Mbit/s at 20 ms (the explanation's numbers)
+    assert "4.1 Mbit/s" in out.html and "66 Mbit/s" in out.html
