@@ -44,8 +44,9 @@ from .network import SAT_NZ_US, SAT_US_NZ
 from .params import SatelliteParams
 from .workload import Workload
 
-__all__ = ["HybridResult", "simulate_hybrid", "fluid_profiles", "utilisation", "validated", "within_tolerance",
-           "VALIDATED_UTILISATION", "VALIDATED_MAX_WINDOW_BYTES", "VALIDATED_TOLERANCE", "VALIDATED_TOLERANCE_S"]
+__all__ = ["HybridResult", "simulate_hybrid", "fluid_profiles", "capacity", "utilisation", "validated",
+           "within_tolerance", "VALIDATED_UTILISATION", "VALIDATED_MAX_WINDOW_BYTES", "VALIDATED_TOLERANCE",
+           "VALIDATED_TOLERANCE_S"]
 
 HEADER_BYTES = 40
 # Where the stored check (data/satellite_hybrid_check.csv, 480 points) shows the hybrid agreeing with the full run
@@ -151,21 +152,25 @@ def _spread(a: np.ndarray, b: np.ndarray, dens: np.ndarray, n_bins: int) -> np.n
     return out[:n_bins]
 
 
-def utilisation(p: SatelliteParams, w: Workload) -> tuple[float, float, str]:
-    """Return (utilisation, capacity in on-wire bits/s, the bottleneck's name) of the requests ``w``: their
-    estimated NZ-bound on-wire load over the run (``_wire_bytes``) divided by the capacity of the
-    bottleneck, the E3 or, in the US-proxy case, the N inter-proxy connections' window limit
-    (N x ``full_segment_plateau``), whichever is smaller. Above 1 the run is overloaded: the backlog, and
-    with it the latency, grows for as long as the run lasts."""
-    nz, _ = _wire_bytes(p, w)
-    load = float(nz.sum()) * 8.0 / p.duration_s
+def capacity(p: SatelliteParams) -> tuple[float, str]:
+    """Return (capacity in on-wire bits/s, name) of the NZ-bound bottleneck: the E3 or, in the US-proxy case,
+    the N inter-proxy connections' window limit (N x ``full_segment_plateau``), whichever is smaller."""
     cap, name = p.satellite_rate_bps, "the E3"
     if p.architecture == "us_proxy":
         pool = p.n_proxy_connections * full_segment_plateau(p).wire_bps
         if pool < cap:
             cap, name = pool, f"the {p.n_proxy_connections} inter-proxy connection" + \
                 ("s" if p.n_proxy_connections > 1 else "")
-    return load / cap, cap, name
+    return cap, name
+
+
+def utilisation(p: SatelliteParams, w: Workload) -> tuple[float, float, str]:
+    """Return (utilisation, capacity in on-wire bits/s, the bottleneck's name) of the requests ``w``: their
+    estimated NZ-bound on-wire load over the run (``_wire_bytes``) divided by the bottleneck's ``capacity``.
+    Above 1 the run is overloaded: the backlog, and with it the latency, grows for as long as the run lasts."""
+    nz, _ = _wire_bytes(p, w)
+    cap, name = capacity(p)
+    return float(nz.sum()) * 8.0 / p.duration_s / cap, cap, name
 
 
 def validated(p: SatelliteParams, util: float) -> tuple[bool, str]:
