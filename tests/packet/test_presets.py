@@ -23,6 +23,9 @@ def test_presets_carry_their_documented_values():
     linux = TcpParams.preset("linux")
     assert (linux.variant, linux.initial_window_segments, linux.min_rto_s) == ("sack", 10, 0.2)
     assert TcpParams.preset("rfc5681") == TcpParams()
+    # a timeout's ssthresh: BSD's min(snd_wnd, cwnd) / 2 read the inflated window; Linux lowers it once per window
+    assert (bsd.timeout_ssthresh, fbsd.timeout_ssthresh, linux.timeout_ssthresh, TcpParams().timeout_ssthresh) == \
+        ("flight_size", "flight_size", "once_per_window", "once_per_window")
     assert TcpParams.preset("bsd44lite", rwnd_bytes=32767).rwnd_bytes == 32767  # overrides
     with pytest.raises(ValueError, match="name='tahoe' is not allowed"):
         TcpParams.preset("tahoe")
