@@ -285,6 +285,12 @@ class TcpParams:
         inflated cwnd let out, so a bulk flow with a large receive window gets an ssthresh far above the path,
         overshoots in slow start and times out again (4.4BSD's and FreeBSD 4's min(snd_wnd, cwnd) / 2 with
         the inflated cwnd behave alike).
+    request_on_handshake_ack: True (the default): when the client has data ready as the SYN-ACK arrives, its
+        first segment carries the handshake's ACK, the textbook's convention (Kurose & Ross count the request
+        with the third segment of the handshake; chapter 4's formulas do). False, as real stacks do: connect()
+        returns on the SYN-ACK and the kernel sends a bare ACK at once; the application's first write leaves
+        as its own segment (4.4BSD's TF_ACKNOW in SYN_SENT, Linux's tcp_rcv_synsent_state_process). An
+        HTTP/1.0 fetch then costs one packet more. The era presets ('bsd44lite', 'freebsd46', 'linux') set False.
 
     ``TcpParams.preset(name)`` gives documented era presets ('bsd44lite', 'freebsd46', 'rfc5681',
     'linux'; see ``simcore.packet.presets``).
@@ -307,6 +313,7 @@ class TcpParams:
     timer_granularity_s: float = 0.0
     delayed_ack_on_ticks: bool = False
     timeout_ssthresh: str = "once_per_window"
+    request_on_handshake_ack: bool = True
 
     def __post_init__(self):
         check_choice("variant", self.variant, VARIANTS)
@@ -330,6 +337,7 @@ class TcpParams:
         check_real("timer_granularity_s", self.timer_granularity_s, 0.0, 10.0)
         check_bool("delayed_ack_on_ticks", self.delayed_ack_on_ticks)
         check_choice("timeout_ssthresh", self.timeout_ssthresh, TIMEOUT_SSTHRESH)
+        check_bool("request_on_handshake_ack", self.request_on_handshake_ack)
 
     @classmethod
     def preset(cls, name: str, **overrides) -> TcpParams:

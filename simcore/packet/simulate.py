@@ -434,6 +434,7 @@ def _tcp_fields(tcps) -> dict:
         "init_rto": [tp.initial_rto_s for tp in tcps], "delack_s": [tp.delayed_ack_timeout_s for tp in tcps],
         "tick_s": [tp.timer_granularity_s for tp in tcps],
         "rto_ss": [TIMEOUT_SSTHRESH.index(tp.timeout_ssthresh) for tp in tcps],
+        "bare_ack": [not tp.request_on_handshake_ack for tp in tcps],
         "init_ssthresh": [1e30 if tp.initial_ssthresh_bytes is None else tp.initial_ssthresh_bytes for tp in tcps],
     }
 
