@@ -8,6 +8,8 @@ machine code in the cache. So on import this module hashes every simcore source
 file that defines numba code and, when the hash differs from the one recorded, deletes simcore's
 ``*.nbi``/``*.nbc`` cache files, both beside the sources (``__pycache__``) and under ``NUMBA_CACHE_DIR``
 (one folder per source folder, named as numba names it). numba then recompiles once. It never raises.
+The setting ``SIMCORE_NUMBA_INTERNALS=off`` (``simcore.packet._numba.selfcheck``: the code relying on numba's
+internals switched off) counts as a source too: kernels compiled with it on are not loaded with it off, nor back.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ __all__ = ["check_kernel_cache", "cache_roots", "numba_cache_subdir"]
 
 _PACKAGE = Path(__file__).resolve().parent
 _STAMP_NAME = "simcore_kernels.sha256"
+_INTERNALS_SWITCH = "SIMCORE_NUMBA_INTERNALS"  # = simcore.packet._numba.selfcheck.ENV_SWITCH (no numba here)
 
 
 def _kernel_sources() -> list[Path]:
@@ -56,6 +59,8 @@ def check_kernel_cache() -> bool:
         for path in _kernel_sources():
             digest.update(str(path.relative_to(_PACKAGE)).encode())
             digest.update(path.read_bytes())
+        if os.environ.get(_INTERNALS_SWITCH, "").strip().lower() == "off":
+            digest.update(b"numba internals off")
         value = digest.hexdigest()
         removed = False
         for root in cache_roots():

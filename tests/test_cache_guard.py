@@ -39,3 +39,30 @@ def test_subdir_name_matches_numbas_own_locator():
 
     source = guard._PACKAGE / "engine.py"
     assert guard.numba_cache_subdir(source.parent) == _CacheLocator.get_suitable_cache_subpath(str(source))
+
+
+def test_switching_numba_internals_off_or_on_drops_the_cache(tmp_path, monkeypatch):
+    """Kernels compiled with simcore.packet._numba's internals code on must not be loaded with it off (numba keys
+    its cache on the kernel's own source file only), nor the other way round."""
+    pkg = tmp_path / "simcore"
+    (pkg / "__pycache__").mkdir(parents=True)
+    (pkg / "k.py").write_text("from numba import njit\n")
+    cached = pkg / "__pycache__" / "k.f-1.py311.nbi"
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.delenv("SIMCORE_NUMBA_INTERNALS", raising=False)
+    monkeypatch.setattr(guard, "_PACKAGE", pkg)
+    guard.check_kernel_cache()
+    cached.write_bytes(b"x")
+    assert guard.check_kernel_cache() is False and cached.exists()
+    monkeypatch.setenv("SIMCORE_NUMBA_INTERNALS", "off")
+    assert guard.check_kernel_cache() is True and not cached.exists()  # switched off: dropped
+    cached.write_bytes(b"x")
+    assert guard.check_kernel_cache() is False and cached.exists()  # still off: kept
+    monkeypatch.setenv("SIMCORE_NUMBA_INTERNALS", "")
+    assert guard.check_kernel_cache() is True and not cached.exists()  # back on: dropped
+
+
+def test_the_guard_names_the_switch_selfcheck_reads():
+    from simcore.packet._numba import selfcheck
+
+    assert guard._INTERNALS_SWITCH == selfcheck.ENV_SWITCH

@@ -30,10 +30,12 @@ __all__ = [
     "CbrSource",
     "Scenario",
     "VARIANTS",
+    "TIMEOUT_SSTHRESH",
     "TRANSPORTS",
 ]
 
 VARIANTS = ("reno", "newreno", "sack")
+TIMEOUT_SSTHRESH = ("once_per_window", "flight_size")
 TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
 POOL_RULES = ("fewest_outstanding", "round_robin")
 LOSS_WHERE = ("after_transmission", "arrival")
@@ -271,6 +273,24 @@ class TcpParams:
         (between (n - 1) G and n G later). All hosts' clocks tick at multiples of G from time 0.
     delayed_ack_on_ticks: the delayed ACK leaves at the next multiple of ``delayed_ack_timeout_s``
         (BSD's 200 ms fast timer: 0 to 200 ms after the segment) rather than exactly that long after.
+    timeout_ssthresh: how a retransmission timeout sets ssthresh. 'once_per_window' (default): ssthresh =
+        max(FlightSize / 2, 2 SMSS) (RFC 5681 eq. 4) when the timeout starts a loss episode; within one that is
+        not over (snd_una below ``recover``, which a fast retransmit sets, and a timeout too, RFC 6582 sec. 3.2
+        step 4) its window was reduced already, so ssthresh is not raised: the smaller of its value and eq. 4
+        (eq. 4 is an upper bound, "no more than"). A repeated timeout of the same segment so keeps ssthresh
+        (RFC 5681 sec. 3.1: "held constant"), and a timeout during fast recovery keeps what the fast
+        retransmit set, as Linux does (``tcp_enter_loss``: "Reduce ssthresh if it has not yet been made inside
+        this window"). 'flight_size': eq. 4 at every timeout (RFC 5681 read literally), with FlightSize all
+        data sent and not acknowledged: during NewReno's or Reno's recovery that includes the new data the
+        inflated cwnd let out, so a bulk flow with a large receive window gets an ssthresh far above the path,
+        overshoots in slow start and times out again (4.4BSD's and FreeBSD 4's min(snd_wnd, cwnd) / 2 with
+        the inflated cwnd behave alike).
+    request_on_handshake_ack: True (the default): when the client has data ready as the SYN-ACK arrives, its
+        first segment carries the handshake's ACK, the textbook's convention (Kurose & Ross count the request
+        with the third segment of the handshake; chapter 4's formulas do). False, as real stacks do: connect()
+        returns on the SYN-ACK and the kernel sends a bare ACK at once; the application's first write leaves
+        as its own segment (4.4BSD's TF_ACKNOW in SYN_SENT, Linux's tcp_rcv_synsent_state_process). An
+        HTTP/1.0 fetch then costs one packet more. The era presets ('bsd44lite', 'freebsd46', 'linux') set False.
 
     ``TcpParams.preset(name)`` gives documented era presets ('bsd44lite', 'freebsd46', 'rfc5681',
     'linux'; see ``simcore.packet.presets``).
@@ -292,6 +312,8 @@ class TcpParams:
     timestamps: bool = False
     timer_granularity_s: float = 0.0
     delayed_ack_on_ticks: bool = False
+    timeout_ssthresh: str = "once_per_window"
+    request_on_handshake_ack: bool = True
 
     def __post_init__(self):
         check_choice("variant", self.variant, VARIANTS)
@@ -314,6 +336,8 @@ class TcpParams:
         check_bool("limited_transmit", self.limited_transmit)
         check_real("timer_granularity_s", self.timer_granularity_s, 0.0, 10.0)
         check_bool("delayed_ack_on_ticks", self.delayed_ack_on_ticks)
+        check_choice("timeout_ssthresh", self.timeout_ssthresh, TIMEOUT_SSTHRESH)
+        check_bool("request_on_handshake_ack", self.request_on_handshake_ack)
 
     @classmethod
     def preset(cls, name: str, **overrides) -> TcpParams:

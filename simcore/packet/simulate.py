@@ -22,7 +22,7 @@ from ._numba.fixes import compile_fixes
 from .bulk import BulkScenario
 from .kernel import layout as L
 from .kernel.loop import run
-from .params import POOL_RULES, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
+from .params import POOL_RULES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace
 from .sctp_params import SctpParams
 
@@ -433,6 +433,8 @@ def _tcp_fields(tcps) -> dict:
         "min_rto": [tp.min_rto_s for tp in tcps], "max_rto": [tp.max_rto_s for tp in tcps],
         "init_rto": [tp.initial_rto_s for tp in tcps], "delack_s": [tp.delayed_ack_timeout_s for tp in tcps],
         "tick_s": [tp.timer_granularity_s for tp in tcps],
+        "rto_ss": [TIMEOUT_SSTHRESH.index(tp.timeout_ssthresh) for tp in tcps],
+        "bare_ack": [not tp.request_on_handshake_ack for tp in tcps],
         "init_ssthresh": [1e30 if tp.initial_ssthresh_bytes is None else tp.initial_ssthresh_bytes for tp in tcps],
     }
 
