@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -185,3 +186,39 @@ def test_predictions_hold_the_answers_back_and_give_them_on_commit():
     assert "fast mode" in panel.message
     # 10 x 32767 x 8 / 0.64 s = 4.1 Mbit/s at GEO, / 0.04 s = 65.5 Mbit/s at 20 ms (the explanation's numbers)
     assert "4.1 Mbit/s" in out.html and "66 Mbit/s" in out.html
+
+
+def test_the_chapters_text_quotes_the_stored_numbers():
+    """The numbers the chapter's prose quotes, recomputed from the stored data (a regenerated sweep that moves
+    them fails here until the text follows)."""
+    import nbformat
+
+    nb = nbformat.read(Path(__file__).resolve().parents[2] / "labs" / "02_satellite_proxies.ipynb", as_version=4)
+    text = " ".join(" ".join(c.source.split()) for c in nb.cells if c.cell_type == "markdown")  # lines joined
+    per_seed = {s: figs.curves(seed=s) for s in SWEEP_SEEDS}
+    slopes = [ch.light_load_slope(c["base"]["presented_load_bps"], c["base"]["carried_nz_bound_bps"], figs.E3_BPS, 0.85)
+              for c in per_seed.values()]
+    assert f"{min(slopes):.2f}-{max(slopes):.2f} across the seeds" in text
+
+    def ratio(c):
+        return float(np.median(c["inbound_outbound_ratio"][c["presented_load_bps"] < 0.85 * figs.E3_BPS]))
+
+    rp = [ratio(c["150 connections"]) for c in per_seed.values()]
+    rb = [ratio(c["base"]) for c in per_seed.values()]
+    assert f"ratio is {min(rp):.0f}-{max(rp):.0f} with enough proxy connections and {min(rb):.0f}-{max(rb):.0f}" in text
+    assert f"Our 600 s mean ({claims.figure4_plateau_bps() / 1e3:.0f})" in text
+    beyond = extras.load_rows(extras.BEYOND_PATH)
+    assert f"about {float(beyond[0]['presented_mbps']):.1f} Mbit/s in this draw" in text
+    rows = load_sweep()
+    # above the E3 in the base case, the largest share of requests opening while their slot is busy
+    share = max(r["slot_overlaps"] / r["requests"] for r in rows if r["curve"] == "base")
+    fraction = {2: "half", 3: "third", 4: "quarter", 5: "fifth"}[round(1 / share)]
+    assert f"up to a {fraction} of them" in text
+    # the presented load at which the US-end buffer's peak first reaches 512 KB, for 100-200 connections, each seed
+    first = {}
+    for r in sorted(rows, key=lambda r: r["presented_load_bps"]):
+        if r["curve"] in ("100 connections", "150 connections", "200 connections") and \
+                r["buffer_peak_bytes_us_end"] >= 0.95 * 512 * 1024:
+            first.setdefault((r["curve"], r["seed"]), r["presented_load_bps"] / 1e6)
+    assert len(first) == 9
+    assert f"reaches 512 KB already at {min(first.values()):.0f}-{max(first.values()):.0f} Mbit/s" in text
