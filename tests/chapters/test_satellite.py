@@ -222,3 +222,11 @@ def test_the_chapters_text_quotes_the_stored_numbers():
             first.setdefault((r["curve"], r["seed"]), r["presented_load_bps"] / 1e6)
     assert len(first) == 9
     assert f"reaches 512 KB already at {min(first.values()):.0f}-{max(first.values()):.0f} Mbit/s" in text
+    # the fast mode's check: the tolerance inside the validated range, the largest error just beyond it
+    from simcore.satellite.hybrid import VALIDATED_TOLERANCE, VALIDATED_TOLERANCE_S, VALIDATED_UTILISATION
+
+    check = [r for r in extras.load_rows(extras.HYBRID_PATH) if not extras._scaled(r)]
+    assert f"within {100 * VALIDATED_TOLERANCE:.0f} % or {VALIDATED_TOLERANCE_S:g} s of the full run" in text
+    worst = max(float(r["hybrid_latency_s"]) / float(r["full_latency_s"]) for r in check
+                if VALIDATED_UTILISATION < float(r["utilisation"]) <= 1.0)
+    assert f"errors reach a factor of {worst:.0f}," in text
