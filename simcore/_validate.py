@@ -35,14 +35,16 @@ def check_real(
     *,
     lo_open: bool = False,
     hi_open: bool = False,
+    why: str = "",
 ) -> float:
     """Return ``value`` as a float if it is a finite real number in the given interval, else raise.
 
-    ``lo_open``/``hi_open`` make the bound exclusive. Infinite bounds are always exclusive.
+    ``lo_open``/``hi_open`` make the bound exclusive. Infinite bounds are always exclusive. ``why`` (if
+    given) is added to the message in parentheses: where a bound comes from (e.g. memory).
     """
     lo_open = lo_open or lo == -math.inf
     hi_open = hi_open or hi == math.inf
-    allowed = f"must be a finite number in {_fmt_bound(lo, hi, lo_open, hi_open)}"
+    allowed = f"must be a finite number in {_fmt_bound(lo, hi, lo_open, hi_open)}" + (f" ({why})" if why else "")
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name}={value!r} is not a real number: {allowed}")
     v = float(value)
@@ -53,11 +55,12 @@ def check_real(
     return v
 
 
-def check_int(name: str, value: object, lo: int | None = None, hi: int | None = None) -> int:
-    """Return ``value`` as an int if it is an integer in ``[lo, hi]`` (None means unbounded), else raise."""
+def check_int(name: str, value: object, lo: int | None = None, hi: int | None = None, *, why: str = "") -> int:
+    """Return ``value`` as an int if it is an integer in ``[lo, hi]`` (None means unbounded), else raise.
+    ``why`` (if given) is added to the message in parentheses: where a bound comes from (e.g. memory)."""
     lo_s = "-inf" if lo is None else str(lo)
     hi_s = "inf" if hi is None else str(hi)
-    allowed = f"must be an integer in [{lo_s}, {hi_s}]"
+    allowed = f"must be an integer in [{lo_s}, {hi_s}]" + (f" ({why})" if why else "")
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name}={value!r} is not an integer: {allowed}")
     v = int(value)

@@ -119,6 +119,24 @@ def session_lower_bound_s(
     return per_client, mean_bound
 
 
+def _unfinished_message(params: AdmissionParams, finish: np.ndarray, gave_up: np.ndarray, stats) -> str:
+    """Return why a run stopped at ``max_events`` with clients still in session, in a student's words."""
+    waiting = int((np.isnan(finish) & ~gave_up).sum())
+    head = (f"{params.policy} did not finish: after max_events={params.max_events:,} events "
+            f"({stats[0]:,.0f} s simulated) {waiting} of {finish.shape[0]} clients are still waiting")
+    issued, expired = int(stats[5]), int(stats[6])
+    fixed = params.ticket_retry == "fixed"
+    retry = params.retry_later_s if fixed else params.ticket_retry_min_s
+    if params.policy == "Ticket" and expired > issued // 2 and params.ticket_ttl_s < retry:
+        return (f"{head}. Their tickets expire (time-to-live {params.ticket_ttl_s:g} s) before they come back "
+                f"({'' if fixed else 'at least '}{retry:g} s later), so each return finds its ticket expired "
+                f"and gets a new one at the back of the queue ({expired:,} of {issued:,} tickets expired, "
+                f"and none of these clients got through): make the time-to-live longer than the 'later' "
+                f"retry.")
+    return (f"{head}: this setting needs more events than a run may take (about 3 million a second); fewer "
+            f"clients, longer retry delays or more bandwidth need fewer.")
+
+
 def simulate_admission(
     params: AdmissionParams,
     seed: SeedLike,
@@ -129,7 +147,8 @@ def simulate_admission(
     """Return the ``AdmissionResult`` of one run (seconds, bytes, bytes/s).
 
     The clients are drawn from ``seed`` (``draw_workload``; same seed, same clients for every policy and
-    load) unless ``workload`` is given. The server bandwidth is ``params.bandwidth_fraction`` times
+    load) unless ``workload`` is given. A run that reaches ``params.max_events`` with clients still in
+    session raises ``ValueError`` saying why (see ``AdmissionParams.max_events``). The server bandwidth is ``params.bandwidth_fraction`` times
     ``required_bandwidth_Bps`` of the clients, unless ``capacity_Bps`` is given.
     """
     check_seed(seed)
@@ -164,6 +183,7 @@ def simulate_admission(
         params.ticket_when_busy,
         np.uint64(wl.token_key),
         params.record_chronology,
+        params.max_events,
     )
     (
         finish,
@@ -181,6 +201,8 @@ def simulate_admission(
         i_log,
         t_log,
     ) = out
+    if stats[8]:
+        raise ValueError(_unfinished_message(params, finish, gave_up, stats))
     session = finish - wl.arrival_s
     per_client, mean_bound = session_lower_bound_s(wl, cap, params.connect_s + params.bind_s)
     return AdmissionResult(

@@ -17,6 +17,7 @@ __all__ = [
     "FILES_PER_CLIENT",
     "CLIENTS_PER_EXPERIMENT",
     "AdmissionParams",
+    "max_events_allowed",
 ]
 
 #: the four protocols as the thesis names them
@@ -28,6 +29,17 @@ FILE_CATALOG_KB = {1: (1, 10, 100, 1024), 2: (1, 1, 1, 1, 10, 10, 1024)}
 #: (fewest, most) files a client requests
 FILES_PER_CLIENT = {1: (1, 4), 2: (1, 3)}
 CLIENTS_PER_EXPERIMENT = {1: 200, 2: 400}
+#: memory a run may take for what grows with its events (tickets and, with the chronology, the logs)
+MEMORY_BUDGET_BYTES = 2**30
+#: bytes per event of what grows with the events: a ticket (token, state, last time: 24 B) and, with the
+#: chronology, a trace row (32 B), an attempt row and an interval row (24 B each); doubled, since a growing
+#: table is copied into one twice as long
+BYTES_PER_EVENT = {False: 2 * 24, True: 2 * (24 + 32 + 24 + 24)}
+
+
+def max_events_allowed(record_chronology: bool) -> int:
+    """Return the largest ``max_events`` whose worst case fits ``MEMORY_BUDGET_BYTES`` (1 GiB)."""
+    return MEMORY_BUDGET_BYTES // BYTES_PER_EVENT[bool(record_chronology)]
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,10 @@ class AdmissionParams:
       'large_first'.
     - ``max_attempts``: refusals after which a client gives up, in [0, 10000]; 0 = persist (thesis).
     - ``record_chronology``: also return attempt, connection and server-trace logs.
+    - ``max_events``: the run stops after this many events and ``simulate_admission`` refuses it, saying
+      why (a setting that never ends, such as Ticket with a time-to-live shorter than the 'later' retry,
+      or one too slow to wait for: about 3 million events a second); in [1, ``max_events_allowed``]:
+      22,369,621, or 5,162,220 with the chronology (the tickets and logs then fit in 1 GiB).
     """
 
     experiment: int = 2
@@ -98,6 +114,7 @@ class AdmissionParams:
     file_order: str = "random"
     max_attempts: int = 0
     record_chronology: bool = False
+    max_events: int = 2_000_000
 
     def __post_init__(self):
         check_int("experiment", self.experiment, 1, 2)
@@ -131,6 +148,9 @@ class AdmissionParams:
         check_choice("file_order", self.file_order, ("random", "small_first", "large_first"))
         check_int("max_attempts", self.max_attempts, 0, 10000)
         check_bool("record_chronology", self.record_chronology)
+        check_int("max_events", self.max_events, 1, max_events_allowed(self.record_chronology),
+                  why=f"what grows with the events, {BYTES_PER_EVENT[self.record_chronology]} bytes each "
+                      f"{'with' if self.record_chronology else 'without'} the chronology, must fit in 1 GiB")
 
     @property
     def total_sockets(self) -> int:

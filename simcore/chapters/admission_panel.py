@@ -30,7 +30,7 @@ from simcore.chapters.admission_tables import TABLE_FIGURE
 from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure, same_value
 from simcore.rng import check_seed
 
-__all__ = ["PanelSetting", "EXPERIMENTS", "run_setting", "make_panel", "BAR_NAMES"]
+__all__ = ["PanelSetting", "EXPERIMENTS", "run_setting", "make_panel", "BAR_NAMES", "PANEL_MAX_EVENTS"]
 
 EXPERIMENTS = (("Exp. 2: mostly small jobs", 2), ("Exp. 1: uniform file sizes", 1))
 SHARING = ("max-min", "equal", "per-socket")
@@ -39,6 +39,10 @@ SHARING = ("max-min", "equal", "per-socket")
 SMALL_FILE_OPTIONS = (("1 KB: no file is small", 1.0), ("5 KB: the 1 KB files", 5.0),
                       ("20 KB: 1 and 10 KB files (thesis)", 20.0),
                       ("200 KB: 1, 10, 100 KB (exp. 1 only has 100 KB)", 200.0))
+# A run stops (and the panel says why) after this many events: ~0.3-0.5 s at 2-3 million events a second.
+# The sliders' busiest legal settings take ~0.4 million (800 clients at 0.3 x required, retrying every
+# second); a setting that never ends (Ticket whose tickets expire before their owners come back) stops here.
+PANEL_MAX_EVENTS = 1_000_000
 BAR_NAMES = (
     "connected (mean per client)",
     "waiting (mean per client)",
@@ -107,6 +111,7 @@ class PanelSetting:
             ticket_ttl_s=self.ticket_ttl_s if ticket else d.ticket_ttl_s,
             sharing=self.sharing,
             record_chronology=record,
+            max_events=PANEL_MAX_EVENTS,
         )
 
     @property
