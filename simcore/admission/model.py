@@ -147,9 +147,10 @@ def simulate_admission(
     """Return the ``AdmissionResult`` of one run (seconds, bytes, bytes/s).
 
     The clients are drawn from ``seed`` (``draw_workload``; same seed, same clients for every policy and
-    load) unless ``workload`` is given. A run that reaches ``params.max_events`` with clients still in
-    session raises ``ValueError`` saying why (see ``AdmissionParams.max_events``). The server bandwidth is ``params.bandwidth_fraction`` times
-    ``required_bandwidth_Bps`` of the clients, unless ``capacity_Bps`` is given.
+    load) unless ``workload`` is given. The server bandwidth is ``params.bandwidth_fraction`` times
+    ``required_bandwidth_Bps`` of the clients, unless ``capacity_Bps`` is given. A run that reaches
+    ``params.max_events`` with clients still in session raises ``ValueError`` saying why (see
+    ``AdmissionParams.max_events``).
     """
     check_seed(seed)
     wl = draw_workload(params, seed) if workload is None else workload
