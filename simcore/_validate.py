@@ -3,19 +3,28 @@
 Every check raises ``ValueError`` whose message names the parameter, the value it got and the allowed
 range, e.g. ``"arrival_rate_per_s=-1.0 is out of range: must be a finite number in (0, inf)"``.
 Checks run before any state is created, so a rejected call leaves nothing half-written.
+
+numpy scalars are numbers like any other (``np.int64(10240)`` is the integer 10240, ``np.bool_(True)`` is
+True) and are stored as Python's: every parameter dataclass calls ``store_python_numbers(self)`` first in
+its ``__post_init__``, so no numpy type leaks into a kernel's arguments, a ``len()`` or a cache key.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 from collections.abc import Iterable
+
+import numpy as np
 
 __all__ = [
     "check_real",
     "check_int",
     "check_choice",
     "check_bool",
+    "python_number",
+    "store_python_numbers",
 ]
 
 
@@ -70,15 +79,43 @@ def check_int(name: str, value: object, lo: int | None = None, hi: int | None = 
 
 
 def check_choice(name: str, value: object, choices: Iterable[object]) -> object:
-    """Return ``value`` if it is one of ``choices``, else raise naming the allowed values."""
+    """Return ``value`` (a numpy scalar as Python's) if it is one of ``choices``, else raise naming the
+    allowed values."""
     options = tuple(choices)
-    if value not in options:
+    try:
+        ok = value in options
+    except (TypeError, ValueError):  # e.g. an array: its comparison has no single truth value
+        ok = False
+    if not ok:
         raise ValueError(f"{name}={value!r} is not allowed: must be one of {list(options)!r}")
-    return value
+    return python_number(value)
 
 
 def check_bool(name: str, value: object) -> bool:
-    """Return ``value`` if it is a bool, else raise."""
-    if not isinstance(value, bool):
+    """Return ``value`` as a bool if it is one (``numpy.bool_`` included), else raise."""
+    if not isinstance(value, bool | np.bool_):
         raise ValueError(f"{name}={value!r} is not allowed: must be True or False")
+    return bool(value)
+
+
+def python_number(value: object) -> object:
+    """Return a numpy scalar (bool, integer, floating, str) as the Python bool, int, float or str it is,
+    and a tuple or list holding some with those converted; anything else as it is (the same object)."""
+    if isinstance(value, np.bool_ | np.integer | np.floating | np.str_):
+        return value.item()
+    if type(value) in (tuple, list):
+        items = [python_number(v) for v in value]
+        if any(a is not b for a, b in zip(items, value, strict=True)):
+            return type(value)(items)
     return value
+
+
+def store_python_numbers(obj: object) -> None:
+    """Replace, in the (frozen) dataclass ``obj``, every field holding numpy scalars (alone, or in a tuple
+    or list) by Python numbers. Call it first in ``__post_init__``: the checks and the stored values then
+    see only Python types."""
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        new = python_number(value)
+        if new is not value:
+            object.__setattr__(obj, f.name, new)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import check_bool, check_choice, check_int, check_real, store_python_numbers
 
 __all__ = [
     "POLICIES",
@@ -117,6 +117,7 @@ class AdmissionParams:
     max_events: int = 2_000_000
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("experiment", self.experiment, 1, 2)
         check_real("bandwidth_fraction", self.bandwidth_fraction, 0.1, 2.0)
         check_choice("policy", self.policy, POLICIES)

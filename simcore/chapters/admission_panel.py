@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.admission import (
     CLIENTS_PER_EXPERIMENT,
     LOADS,
@@ -75,6 +75,7 @@ class PanelSetting:
     seed: int = 0
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("bandwidth_fraction", self.bandwidth_fraction, 0.3, 1.5)
         check_choice("experiment", self.experiment, (1, 2))
         check_int("extra_sockets", self.extra_sockets, 0, 12)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.delay.params import DelayParams, hit_mask
 from simcore.delay.tcp_textbook import FORMULA_MODES, page_time_s, page_time_slow_start_s
 from simcore.packet import (
@@ -78,6 +78,7 @@ class TcpPageParams:
     queue_packets: int = 200  # drop-tail buffer of each direction, packets
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("rtt_ms", self.rtt_ms, 0.0, 5000.0)
         check_real("link_rate_bps", self.link_rate_bps, 1e3, 1e10)
         check_int("object_size_bytes", self.object_size_bytes, 1, 10**8)

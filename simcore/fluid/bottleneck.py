@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.fluid._kernel import fluid_kernel
 from simcore.rng import SeedLike, make_generator
 
@@ -68,6 +68,7 @@ class FluidParams:
     horizon_s: float = math.inf  # stop time, seconds (inf = run until every flow is done)
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("capacity_Bps", self.capacity_Bps, 0.0, lo_open=True)
         check_real("arrival_rate_per_s", self.arrival_rate_per_s, 0.0, lo_open=True)
         check_real("mean_size_bytes", self.mean_size_bytes, 0.0, lo_open=True)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.packet import SctpParams, TcpParams
 
 __all__ = ["DESIGNS", "TRANSPORTS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "SCTP_ASSUMED", "LOSS_WHERE", "FtpParams",
@@ -102,6 +102,7 @@ class FtpParams:
     loss_where: str = "arrival"
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("n_files", self.n_files, 1, 999)
         check_int("file_size_bytes", self.file_size_bytes, 1, 2**31)
         check_choice("design", self.design, DESIGNS)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import check_bool, check_choice, check_int, check_real, store_python_numbers
 
 __all__ = ["METHODS", "METHOD_LABELS", "PAPER_METHODS", "DISTRIBUTIONS", "ObjpackParams",
            "MAX_SERVER_PACKET_S"]
@@ -76,6 +76,7 @@ class ObjpackParams:
     compress: bool = False
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("n_files", self.n_files, 1, 2000)
         check_int("mean_file_bytes", self.mean_file_bytes, 1, 10**7)
         check_choice("size_distribution", self.size_distribution, DISTRIBUTIONS)

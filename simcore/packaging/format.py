@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from simcore._validate import check_choice, check_int
+from simcore._validate import check_choice, check_int, store_python_numbers
 
 __all__ = [
     "MAGIC",
@@ -130,6 +130,7 @@ class PackagedFile:
     attribute: str = "binary"
 
     def __post_init__(self):
+        store_python_numbers(self)
         problem = name_problem(self.name)
         if problem:
             raise PackageError(problem)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore._validate import check_int, check_real
+from simcore._validate import check_int, check_real, store_python_numbers
 
 from .params import Connection, ConnectionPool, Message, Network, Scenario, TcpParams
 
@@ -67,6 +67,7 @@ class BulkScenario:
     pools: tuple[ConnectionPool, ...] = ()
 
     def __post_init__(self):
+        store_python_numbers(self)
         if not isinstance(self.network, Network):
             raise ValueError(f"network={self.network!r} is not allowed: must be a Network")
         tcps = tuple(self.tcps)

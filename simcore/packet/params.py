@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import check_bool, check_choice, check_int, check_real, store_python_numbers
 
 from .sctp_params import SctpParams
 
@@ -85,6 +85,7 @@ class FluidBackground:
     granularity: str = "packets"
 
     def __post_init__(self):
+        store_python_numbers(self)
         t, r = _check_profile(self.times_s, self.rates_bps, "FluidBackground")
         object.__setattr__(self, "times_s", t)
         object.__setattr__(self, "rates_bps", r)
@@ -122,6 +123,7 @@ class LinkParams:
     loss_where: str = "after_transmission"
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("rate_bps", self.rate_bps, 0.0, lo_open=True)
         check_real("delay_s", self.delay_s, 0.0)
         check_int("queue_packets", self.queue_packets, 1, 10**7)
@@ -147,6 +149,7 @@ class Link:
     params: LinkParams = field(default_factory=LinkParams)
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("src", self.src, 0)
         check_int("dst", self.dst, 0)
         if self.src == self.dst:
@@ -163,6 +166,7 @@ class Network:
     links: tuple[Link, ...]
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("n_nodes", self.n_nodes, 2)
         links = tuple(self.links)
         object.__setattr__(self, "links", links)
@@ -294,6 +298,7 @@ class TcpParams:
     delayed_ack_on_ticks: bool = False
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_choice("variant", self.variant, VARIANTS)
         check_bool("timestamps", self.timestamps)
         check_int("mss_bytes", self.mss_bytes, 13 if self.timestamps else 1, 10**6)
@@ -363,6 +368,7 @@ class Connection:
     sctp: SctpParams | None = None
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("client", self.client, 0)
         check_int("server", self.server, 0)
         if self.client == self.server:
@@ -424,6 +430,7 @@ class Message:
     pool: int = -1
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("pool", self.pool, -1)
         if self.conn is None:
             if self.pool < 0:
@@ -457,6 +464,7 @@ class ConnectionPool:
     rule: str = "fewest_outstanding"
 
     def __post_init__(self):
+        store_python_numbers(self)
         conns = tuple(check_int(f"conns[{i}]", c, 0) for i, c in enumerate(self.conns))
         if len(conns) == 0 or len(set(conns)) != len(conns):
             raise ValueError(f"conns={conns!r} is not allowed: must name at least one connection, each once")
@@ -481,6 +489,7 @@ class CbrSource:
     stop_s: float = math.inf
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("src", self.src, 0)
         check_int("dst", self.dst, 0)
         t, r = _check_profile(self.times_s, self.rates_bps, "CbrSource")
@@ -521,6 +530,7 @@ class Scenario:
         return (m.conn,) if m.pool < 0 else self.pools[m.pool].conns
 
     def __post_init__(self):
+        store_python_numbers(self)
         if not isinstance(self.network, Network):
             raise ValueError(f"network={self.network!r} is not allowed: must be a Network")
         for name in ("connections", "messages", "cbr", "pools"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import check_bool, check_choice, check_int, check_real, store_python_numbers
 
 from ._sctp_wire import COMMON_HEADER_BYTES, IPV4_HEADER_BYTES, max_data_payload_bytes
 
@@ -87,6 +87,7 @@ class SctpParams:
     unordered: bool = False
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("mtu_bytes", self.mtu_bytes, MIN_MTU_BYTES, 65535)
         check_int("rwnd_bytes", self.rwnd_bytes, 1, 2**31 - 1)
         if self.rwnd_bytes < self.max_payload_bytes:

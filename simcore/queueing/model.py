@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.queueing._kernel import fifo_queue_kernel
 from simcore.rng import SeedLike, make_generator
 from simcore.stats import batch_means_ci
@@ -45,6 +45,7 @@ class QueueParams:
     warmup_customers: int = 0
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("arrival_rate_per_s", self.arrival_rate_per_s, 0.0, 1e9, lo_open=True)
         check_real("mean_service_s", self.mean_service_s, 0.0, 1e6, lo_open=True)
         check_int("servers", self.servers, 1, 10_000)

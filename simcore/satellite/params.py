@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import check_bool, check_choice, check_int, check_real, store_python_numbers
 
 from .tcp import TCP_PRESETS
 from .workload import WorkloadParams
@@ -70,6 +70,7 @@ class SatelliteParams:
     workload: WorkloadParams = field(default_factory=WorkloadParams)
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_choice("architecture", self.architecture, ARCHITECTURES)
         check_int("n_proxy_connections", self.n_proxy_connections, 1, 10_000)
         check_int("n_traces", self.n_traces, 1, 100_000)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from simcore._validate import check_int, check_real
+from simcore._validate import check_int, check_real, store_python_numbers
 from simcore.rng import SeedLike, make_generator
 
 __all__ = [
@@ -87,6 +87,7 @@ class WorkloadParams:
     n_sample_pages: int = 20
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("interval_s", self.interval_s, 0.0, 86400.0, lo_open=True)
         check_real("requests_per_interval", self.requests_per_interval, 0.0, 1e6, lo_open=True)
         check_int("n_days", self.n_days, 1, 366)
