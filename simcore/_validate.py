@@ -23,6 +23,9 @@ __all__ = [
     "check_int",
     "check_choice",
     "check_bool",
+    "check_order",
+    "MEMORY_BUDGET_BYTES",
+    "most_within_memory",
     "python_number",
     "store_python_numbers",
 ]
@@ -96,6 +99,29 @@ def check_bool(name: str, value: object) -> bool:
     if not isinstance(value, bool | np.bool_):
         raise ValueError(f"{name}={value!r} is not allowed: must be True or False")
     return bool(value)
+
+
+#: what one run may allocate for what grows with a size-like parameter (the lab's rule: no setting takes
+#: more than 1 GB); each model states its bytes per unit beside the parameter
+MEMORY_BUDGET_BYTES = 2**30
+
+
+def most_within_memory(bytes_each: int, what: str) -> tuple[int, str]:
+    """Return ``(largest count, reason)`` for a size-like parameter whose run needs about ``bytes_each``
+    bytes per unit (``what``, e.g. "customer"): the count that fits ``MEMORY_BUDGET_BYTES``, and the
+    sentence a check's ``why=`` adds to its message."""
+    n = MEMORY_BUDGET_BYTES // bytes_each
+    return n, f"about {bytes_each} bytes per {what}: at most 1 GiB"
+
+
+def check_order(lo_name: str, lo: float, hi_name: str, hi: float, *, strict: bool = False) -> None:
+    """Raise naming both parameters if ``lo`` exceeds ``hi`` (or equals it, if ``strict``); call it after
+    both were checked on their own, before a check whose range depends on the other (which would name
+    only one of them, often the one left at its default)."""
+    if lo > hi or (strict and lo == hi):
+        rel = "below" if strict else "at most"
+        raise ValueError(f"{lo_name}={lo!r} and {hi_name}={hi!r} are out of order: {lo_name} must be {rel} "
+                         f"{hi_name} (change either)")
 
 
 def python_number(value: object) -> object:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcore._validate import check_bool, check_choice, check_int, check_real, store_python_numbers
+from simcore._validate import check_bool, check_choice, check_int, check_order, check_real, store_python_numbers
 
 __all__ = [
     "POLICIES",
@@ -129,7 +129,8 @@ class AdmissionParams:
             check_int("n_clients", self.n_clients, 1, 2000)
         check_real("window_s", self.window_s, 10.0, 7200.0)
         check_real("access_min_Bps", self.access_min_Bps, 100.0, 1e7)
-        check_real("access_max_Bps", self.access_max_Bps, self.access_min_Bps, 1e7)
+        check_real("access_max_Bps", self.access_max_Bps, 100.0, 1e7)
+        check_order("access_min_Bps", self.access_min_Bps, "access_max_Bps", self.access_max_Bps)
         check_real("connect_s", self.connect_s, 0.0, 10.0)
         check_real("bind_s", self.bind_s, 0.0, 10.0)
         check_real("retry_busy_s", self.retry_busy_s, 0.1, 600.0)
@@ -138,11 +139,13 @@ class AdmissionParams:
         check_int("kilobyte_bytes", self.kilobyte_bytes, 1000, 1024)
         check_choice("kilobyte_bytes", self.kilobyte_bytes, (1000, 1024))
         check_int("ready_list_size", self.ready_list_size, 1, 100)
-        check_int("ready_threshold", self.ready_threshold, 1, self.ready_list_size)
+        check_int("ready_threshold", self.ready_threshold, 1, 100)
+        check_order("ready_threshold", self.ready_threshold, "ready_list_size", self.ready_list_size)
         check_real("ticket_ttl_s", self.ticket_ttl_s, 1.0, 3600.0)
         check_choice("ticket_retry", self.ticket_retry, ("fixed", "estimate"))
         check_real("ticket_retry_min_s", self.ticket_retry_min_s, 0.1, 3600.0)
-        check_real("ticket_retry_max_s", self.ticket_retry_max_s, self.ticket_retry_min_s, 3600.0)
+        check_real("ticket_retry_max_s", self.ticket_retry_max_s, 0.1, 3600.0)
+        check_order("ticket_retry_min_s", self.ticket_retry_min_s, "ticket_retry_max_s", self.ticket_retry_max_s)
         check_bool("ticket_when_busy", self.ticket_when_busy)
         check_real("ftp_per_file_s", self.ftp_per_file_s, 0.0, 10.0)
         check_choice("sharing", self.sharing, ("max-min", "equal", "per-socket"))

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from simcore._validate import check_choice, check_int, check_real, store_python_numbers
+from simcore._validate import check_choice, check_int, check_order, check_real, store_python_numbers
 from simcore.delay.params import DelayParams, hit_mask
 from simcore.delay.tcp_textbook import FORMULA_MODES, page_time_s, page_time_slow_start_s
 from simcore.packet import (
@@ -95,7 +95,8 @@ class TcpPageParams:
         check_int("request_bytes", self.request_bytes, 1, 10**6)
         check_int("not_modified_bytes", self.not_modified_bytes, 1, 10**6)
         check_int("header_bytes", self.header_bytes, 0, 1000)
-        check_int("rwnd_bytes", self.rwnd_bytes, self.mss_bytes, 2**30)
+        check_int("rwnd_bytes", self.rwnd_bytes, 100, 2**30)
+        check_order("mss_bytes", self.mss_bytes, "rwnd_bytes", self.rwnd_bytes)
         check_int("queue_packets", self.queue_packets, 2, 10**6)
 
     @property

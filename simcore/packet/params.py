@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore._validate import check_bool, check_choice, check_int, check_real, store_python_numbers
+from simcore._validate import check_bool, check_choice, check_int, check_order, check_real, store_python_numbers
 
-from .sctp_params import SctpParams
+from .sctp_params import MAX_WINDOW_SEGMENTS, WINDOW_WHY, SctpParams
 
 __all__ = [
     "FluidBackground",
@@ -37,6 +37,7 @@ VARIANTS = ("reno", "newreno", "sack")
 TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
 POOL_RULES = ("fewest_outstanding", "round_robin")
 LOSS_WHERE = ("after_transmission", "arrival")
+
 TRANSPORTS = ("tcp", "tcp_streams", "sctp")
 
 
@@ -306,9 +307,12 @@ class TcpParams:
         if self.rwnd_bytes < self.mss_bytes:
             raise ValueError(f"rwnd_bytes={self.rwnd_bytes!r} is out of range: must be at least one segment "
                              f"(mss_bytes={self.mss_bytes})")
+        check_int("rwnd_bytes", self.rwnd_bytes, 1, min(2**30, MAX_WINDOW_SEGMENTS * self.segment_bytes),
+                  why=f"{WINDOW_WHY}, here of {self.segment_bytes} bytes")
         check_int("initial_window_segments", self.initial_window_segments, 1, 1000)
         check_real("min_rto_s", self.min_rto_s, 0.0, lo_open=True)
-        check_real("max_rto_s", self.max_rto_s, self.min_rto_s)
+        check_real("max_rto_s", self.max_rto_s, 0.0, lo_open=True)
+        check_order("min_rto_s", self.min_rto_s, "max_rto_s", self.max_rto_s)
         check_real("initial_rto_s", self.initial_rto_s, 0.0, lo_open=True)
         check_bool("delayed_ack", self.delayed_ack)
         check_real("delayed_ack_timeout_s", self.delayed_ack_timeout_s, 0.0, lo_open=True)
