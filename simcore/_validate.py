@@ -24,6 +24,9 @@ __all__ = [
     "check_choice",
     "check_bool",
     "check_order",
+    "check_sequence",
+    "check_instance",
+    "check_column",
     "MEMORY_BUDGET_BYTES",
     "most_within_memory",
     "python_number",
@@ -122,6 +125,44 @@ def check_order(lo_name: str, lo: float, hi_name: str, hi: float, *, strict: boo
         rel = "below" if strict else "at most"
         raise ValueError(f"{lo_name}={lo!r} and {hi_name}={hi!r} are out of order: {lo_name} must be {rel} "
                          f"{hi_name} (change either)")
+
+
+def check_sequence(name: str, value: object, what: str = "values") -> tuple:
+    """Return ``value`` as a tuple if it is a sequence (tuple, list, range or 1-D numpy array), else raise
+    naming it: ``None``, a number or a string is not a sequence of ``what``."""
+    ok = isinstance(value, tuple | list | range) or (isinstance(value, np.ndarray) and value.ndim == 1)
+    if not ok:
+        raise ValueError(f"{name}={value!r} is not allowed: must be a sequence (tuple or list) of {what}")
+    return tuple(value)
+
+
+def check_instance(name: str, value: object, cls: type | tuple[type, ...]) -> object:
+    """Return ``value`` if it is an instance of ``cls``, else raise naming the parameter and the type(s)."""
+    if not isinstance(value, cls):
+        kinds = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        raise ValueError(f"{name}={value!r} is not allowed: must be a {kinds}")
+    return value
+
+
+def check_column(name: str, value: object, dtype: type) -> np.ndarray:
+    """Return ``value`` as a contiguous 1-D array of ``dtype`` (np.int64 or np.float64), else raise naming
+    the column: a value that is not a sequence of numbers, an integer column holding a non-integer."""
+    kind = "integers" if dtype is np.int64 else "numbers"
+    allowed = f"must be a 1-D sequence of {kind}"
+    if isinstance(value, str | bytes) or value is None or isinstance(value, numbers.Number):
+        raise ValueError(f"{name}={value!r} is not allowed: {allowed}")
+    try:
+        a = np.asarray(value)
+        if a.ndim != 1:
+            raise ValueError
+        if dtype is np.int64 and a.size and not (a.dtype.kind in "iu" or (
+                a.dtype.kind == "f" and np.all(np.isfinite(a)) and np.all(a == np.round(a)))):
+            raise ValueError
+        if a.dtype.kind not in "iuf" and a.size:
+            raise ValueError
+        return np.ascontiguousarray(a, dtype)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name}={value!r} is not allowed: {allowed}") from None
 
 
 def python_number(value: object) -> object:

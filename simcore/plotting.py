@@ -183,7 +183,12 @@ def downsample_indices(y: np.ndarray, max_points: int = 2000) -> np.ndarray:
 
     NaNs are never chosen as a bucket's minimum or maximum unless the whole bucket is NaN.
     """
-    y = np.asarray(y, dtype=float)
+    try:
+        y = np.asarray(y, dtype=float)
+    except (TypeError, ValueError):
+        y = None
+    if y is None or y.ndim != 1:
+        raise ValueError("y is not allowed: must be a 1-D sequence of numbers")
     n = y.size
     check_int("max_points", max_points, 4)
     if n <= max_points:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcore._validate import check_instance
 from simcore.admission._kernel import (
     POLICY_FTP,
     POLICY_HTTP,
@@ -152,7 +153,10 @@ def simulate_admission(
     ``params.max_events`` with clients still in session raises ``ValueError`` saying why (see
     ``AdmissionParams.max_events``).
     """
+    check_instance("params", params, AdmissionParams)
     check_seed(seed)
+    if workload is not None:
+        check_instance("workload", workload, Workload)
     wl = draw_workload(params, seed) if workload is None else workload
     required = required_bandwidth_Bps(wl, params.window_s)
     cap = params.bandwidth_fraction * required if capacity_Bps is None else float(capacity_Bps)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from simcore._validate import check_choice, check_int, check_order, check_real, store_python_numbers
+from simcore._validate import check_choice, check_instance, check_int, check_order, check_real, store_python_numbers
 from simcore.delay.params import DelayParams, hit_mask
 from simcore.delay.tcp_textbook import FORMULA_MODES, page_time_s, page_time_slow_start_s
 from simcore.packet import (
@@ -239,6 +239,7 @@ def simulate_page_tcp(p: TcpPageParams, seed: SeedLike = 0, trace: bool = False)
 def formula_times_s(p: TcpPageParams, mode: str | None = None) -> dict[str, float]:
     """Return the textbook's page times for ``mode`` (default ``p.mode``) at ``p``, seconds:
     ``{"simple_s", "slow_start_s"}`` (object sizes with 304s for cache hits; no headers, no queueing)."""
+    check_instance("p", p, TcpPageParams)
     mode = p.mode if mode is None else check_choice("mode", mode, TCP_MODES)
     sizes = p.response_sizes()
     args = (p.rtt_s, p.link_rate_bps, sizes[0], sizes[1:])

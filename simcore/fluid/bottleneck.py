@@ -119,7 +119,10 @@ class FluidResult:
 
 
 def _as_vector(name: str, values: object, n: int | None) -> np.ndarray:
-    arr = np.asarray(values, dtype=np.float64)
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}={values!r} is not allowed: must be a number or a 1-D sequence of numbers") from None
     if arr.ndim == 0 and n is not None:
         arr = np.full(n, float(arr))
     if arr.ndim != 1:

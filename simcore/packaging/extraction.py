@@ -61,6 +61,8 @@ def extract(blob: bytes, dest_dir: str | os.PathLike) -> list[PackagedFile]:
     Raises ``PackageError`` for a malformed package (nothing is written), ``FileExistsError`` if
     ``dest_dir`` exists, and ``OSError`` for a file-system failure (the partial folder is removed).
     """
+    if not isinstance(dest_dir, str | os.PathLike):
+        raise PackageError(f"dest_dir={dest_dir!r} is not allowed: must be a path (str or os.PathLike)")
     dest = Path(dest_dir)
     files = unpack(blob)
     if _ON_WINDOWS:

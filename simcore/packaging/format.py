@@ -146,9 +146,14 @@ class PackagedFile:
             raise PackageError(f"file {self.name!r} is {len(self.data)} bytes: must be at most {MAX_TOTAL_BYTES}")
 
 
+def _not_iterable(name: str, value: object, what: str) -> None:
+    """Raise naming the argument if ``value`` is not an iterable of ``what`` (a string counts as one value)."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise PackageError(f"{name}={value!r} is not allowed: must be an iterable of {what}")
+
+
 def _encoded_names(names: Iterable[str]) -> list[bytes]:
-    if isinstance(names, (str, bytes)):
-        raise PackageError(f"names={names!r} is not allowed: must be an iterable of names, not one string")
+    _not_iterable("names", names, "names (not one string)")
     out = []
     seen = NameSet()
     for name in names:
@@ -172,8 +177,7 @@ def header_size_bytes(names: Iterable[str]) -> int:
 
 
 def _checked_sizes(sizes: Iterable[int], n_names: int) -> list[int]:
-    if isinstance(sizes, (str, bytes)):
-        raise PackageError(f"sizes={sizes!r} is not allowed: must be an iterable of integers")
+    _not_iterable("sizes", sizes, "integers")
     out = [check_int(f"sizes[{i}]", s, 0, MAX_TOTAL_BYTES) for i, s in enumerate(sizes)]
     if len(out) != n_names:
         raise PackageError(f"got {len(out)} sizes for {n_names} names: must be one size per name")
@@ -184,7 +188,8 @@ def _checked_sizes(sizes: Iterable[int], n_names: int) -> list[int]:
 
 def package_size_bytes(sizes: Iterable[int], names: Iterable[str]) -> int:
     """Return the size in bytes of the whole package holding files of these sizes (bytes) and names."""
-    names = list(names) if not isinstance(names, (str, bytes)) else names
+    _not_iterable("names", names, "names (not one string)")
+    names = list(names)
     header = header_size_bytes(names)
     return header + sum(_checked_sizes(sizes, len(names)))
 
@@ -195,7 +200,8 @@ def file_end_offsets_bytes(sizes: Iterable[int], names: Iterable[str]) -> list[i
     A streaming reader can hand file ``i`` over once ``file_end_offsets_bytes(...)[i]`` bytes of the
     package have arrived; the last entry equals ``package_size_bytes(sizes, names)``.
     """
-    names = list(names) if not isinstance(names, (str, bytes)) else names
+    _not_iterable("names", names, "names (not one string)")
+    names = list(names)
     offset = header_size_bytes(names)
     ends = []
     for size in _checked_sizes(sizes, len(names)):

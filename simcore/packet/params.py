@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore._validate import check_bool, check_choice, check_int, check_order, check_real, store_python_numbers
+from simcore._validate import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_order,
+    check_real,
+    check_sequence,
+    store_python_numbers,
+)
 
 from .sctp_params import MAX_WINDOW_SEGMENTS, WINDOW_WHY, SctpParams
 
@@ -45,6 +53,7 @@ def _check_profile(times_s, rates_bps, what: str) -> tuple[tuple[float, ...], tu
     """Validate a piecewise-constant profile (vectorised: profiles may have thousands of pieces)."""
     arrays = {}
     for name, values in (("times_s", times_s), ("rates_bps", rates_bps)):
+        check_sequence(f"{what}.{name}", values, "non-negative real numbers")
         try:
             a = np.asarray(values, dtype=float).ravel()
         except (TypeError, ValueError):
@@ -135,7 +144,8 @@ class LinkParams:
         check_int("header_bytes", self.header_bytes, 0, 10**4)
         if self.background is not None and not isinstance(self.background, FluidBackground):
             raise ValueError(f"background={self.background!r} is not allowed: must be a FluidBackground or None")
-        drops = tuple(check_int(f"drop_sequence[{i}]", d, 0) for i, d in enumerate(self.drop_sequence))
+        drops = check_sequence("drop_sequence", self.drop_sequence, "packet numbers")
+        drops = tuple(check_int(f"drop_sequence[{i}]", d, 0) for i, d in enumerate(drops))
         if any(b <= a for a, b in zip(drops[:-1], drops[1:], strict=True)):
             raise ValueError(f"drop_sequence={drops!r} is not allowed: must be strictly increasing")
         object.__setattr__(self, "drop_sequence", drops)
@@ -169,7 +179,7 @@ class Network:
     def __post_init__(self):
         store_python_numbers(self)
         check_int("n_nodes", self.n_nodes, 2)
-        links = tuple(self.links)
+        links = check_sequence("links", self.links, "Link")
         object.__setattr__(self, "links", links)
         for i, lk in enumerate(links):
             if not isinstance(lk, Link):
@@ -469,7 +479,8 @@ class ConnectionPool:
 
     def __post_init__(self):
         store_python_numbers(self)
-        conns = tuple(check_int(f"conns[{i}]", c, 0) for i, c in enumerate(self.conns))
+        conns = check_sequence("conns", self.conns, "connection indices")
+        conns = tuple(check_int(f"conns[{i}]", c, 0) for i, c in enumerate(conns))
         if len(conns) == 0 or len(set(conns)) != len(conns):
             raise ValueError(f"conns={conns!r} is not allowed: must name at least one connection, each once")
         object.__setattr__(self, "conns", conns)
@@ -537,8 +548,9 @@ class Scenario:
         store_python_numbers(self)
         if not isinstance(self.network, Network):
             raise ValueError(f"network={self.network!r} is not allowed: must be a Network")
-        for name in ("connections", "messages", "cbr", "pools"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        for name, what in (("connections", "Connection"), ("messages", "Message"), ("cbr", "CbrSource"),
+                           ("pools", "ConnectionPool")):
+            object.__setattr__(self, name, check_sequence(name, getattr(self, name), what))
         check_real("duration_s", self.duration_s, 0.0, lo_open=True)
         check_int("tcpip_header_bytes", self.tcpip_header_bytes, 0, 10**4)
         n = self.network.n_nodes

@@ -57,6 +57,9 @@ class QueueParams:
         check_real("mean_service_s", self.mean_service_s, 0.0, 1e6, lo_open=True)
         check_int("servers", self.servers, 1, 10_000)
         check_choice("service", self.service, SERVICE_DISTRIBUTIONS)
+        if self.service_sampler is not None and not callable(self.service_sampler):
+            raise ValueError(f"service_sampler={self.service_sampler!r} is not allowed: must be None or a callable "
+                             "sampler(rng, n) -> array of n service times in seconds")
         if self.service == "general" and not callable(self.service_sampler):
             raise ValueError(
                 f"service_sampler={self.service_sampler!r} is not allowed: service='general' needs a "

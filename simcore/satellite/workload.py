@@ -22,7 +22,14 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from simcore._validate import check_int, check_order, check_real, most_within_memory, store_python_numbers
+from simcore._validate import (
+    check_int,
+    check_order,
+    check_real,
+    check_sequence,
+    most_within_memory,
+    store_python_numbers,
+)
 from simcore.rng import SeedLike, make_generator
 
 __all__ = [
@@ -39,6 +46,8 @@ __all__ = [
 
 
 def _check_discrete(name: str, values, probs, lo: int, hi: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    values = check_sequence(f"{name}_values", values, "integers")
+    probs = check_sequence(f"{name}_probs", probs, "probabilities")
     vals = tuple(check_int(f"{name}_values[{i}]", v, lo, hi) for i, v in enumerate(values))
     ps = tuple(check_real(f"{name}_probs[{i}]", p, 0.0, 1.0) for i, p in enumerate(probs))
     if len(vals) == 0 or len(vals) != len(ps):

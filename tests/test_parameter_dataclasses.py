@@ -240,3 +240,43 @@ def test_the_issues_ftp_example_runs():
     p = FtpParams(n_files=np.uint8(2), file_size_bytes=np.int64(10240))
     assert type(p.n_files) is int and type(p.file_size_bytes) is int
     assert run_transfer(p).completed
+
+
+# ---- wrong types: every field of every parameter dataclass, given None or a value of the wrong kind, is
+# refused with a ValueError that names the field (issue 29: mss_values=None gave "'NoneType' object is not
+# iterable"); a field whose default is None accepts None
+class _Odd:
+    def __repr__(self):
+        return "<odd object>"
+
+
+_WRONG = (None, "x", _Odd(), [1, "x"], float("nan"))
+
+
+def _optional(cls, name: str) -> bool:
+    """A field annotated ``X | None`` (or defaulting to None) takes None."""
+    f = {f.name: f for f in dataclasses.fields(cls)}[name]
+    return f.default is None or "None" in str(f.type)
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_wrong_types_are_refused_naming_the_field(cases, name):
+    py, _run = cases[name]
+    cls = type(py)
+    kwargs = {f.name: getattr(py, f.name) for f in dataclasses.fields(py) if f.init}
+    unnamed = []
+    for field_name in kwargs:
+        for bad in _WRONG:
+            if bad is None and _optional(cls, field_name):
+                continue
+            try:
+                cls(**{**kwargs, field_name: bad})
+            except ValueError as exc:
+                if field_name not in str(exc):
+                    unnamed.append(f"{field_name}={bad!r}: ValueError not naming it: {exc}")
+            except Exception as exc:  # noqa: BLE001 - any other exception is the failure reported
+                unnamed.append(f"{field_name}={bad!r}: {type(exc).__name__}: {exc}")
+            else:
+                if not (isinstance(bad, str) and isinstance(kwargs[field_name], str)):  # a name may be 'x'
+                    unnamed.append(f"{field_name}={bad!r}: accepted")
+    assert not unnamed, f"{name}:\n" + "\n".join(unnamed)
