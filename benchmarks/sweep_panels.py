@@ -15,6 +15,7 @@ growth. Exit code 1 if any move had a problem. ``tests/test_panel_sweep.py`` run
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -74,10 +75,15 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         reports, problems = sweep(name, args.examples, args)
         cpu = [r.cpu_s for r in reports]
+        wall = [r.wall_s for r in reports]
         refused = [r for r in reports if r.outcome == "refused"]
         print(f"{name}: {len(reports)} moves in {time.perf_counter() - t0:.0f} s, {len(refused)} refused, "
               f"{len(problems)} with problems; CPU per move median {statistics.median(cpu):.3f} s, "
-              f"max {max(cpu):.3f} s; memory growth max {max(r.peak_mb for r in reports):.0f} MB", flush=True)
+              f"max {max(cpu):.3f} s; wall median {statistics.median(wall):.3f} s, max {max(wall):.3f} s; "
+              f"memory growth max {max(r.peak_mb for r in reports):.0f} MB (load {os.getloadavg()[0]:.1f})",
+              flush=True)
+        slowest = max(reports, key=lambda r: r.cpu_s)
+        print(f"   slowest move ({slowest.cpu_s:.3f} s CPU): {slowest.values}")
         for r in sorted(refused, key=lambda r: r.message)[:3]:
             print(f"   refused: {r.message[:300]}")
         for r, found in problems:
