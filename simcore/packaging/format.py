@@ -7,7 +7,7 @@ field). Everything here is pure Python and allocation-free with respect to decla
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -25,6 +25,7 @@ __all__ = [
     "PackageError",
     "PackagedFile",
     "name_problem",
+    "REFUSED_CATEGORIES",
     "NameSet",
     "header_size_bytes",
     "package_size_bytes",
@@ -45,7 +46,11 @@ ATTRIBUTE_BYTES = 1  # u8
 FIXED_HEADER_BYTES = len(MAGIC) + 1 + COUNT_BYTES  # magic, version, number of files: 9
 PER_FILE_HEADER_BYTES = NAME_LENGTH_BYTES + SIZE_BYTES + ATTRIBUTE_BYTES  # 11, plus the name itself
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# Characters a name may not hold: Unicode categories Cc (control: C0, DEL and C1), Cf (format: bidi
+# embeddings, overrides and isolates, zero-width characters, the BOM, the soft hyphen ...), Zl and Zp (line
+# and paragraph separators). They are invisible or move text, so a name holding one could make a listing
+# lie ('evil\u202etxt.exe' shows as 'evilexe.txt').
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 class PackageError(ValueError):
@@ -74,8 +79,13 @@ def name_problem(name: str) -> str | None:
         return f"name {name!r} is not a string"
     if name == "":
         return "name is empty"
-    if _CONTROL.search(name):
-        return f"name {name!r} contains a NUL or control character"
+    if not name.isprintable():  # every refused character is non-printable: the common case costs one call
+        for ch in name:
+            category = unicodedata.category(ch)
+            if category in REFUSED_CATEGORIES:
+                what = unicodedata.name(ch, "a control character")
+                return (f"name {name!r} contains U+{ord(ch):04X} ({what}, Unicode category {category}): control, "
+                        "format and line-separator characters are not allowed (they could make a listing lie)")
     if "\\" in name:
         return f"name {name!r} contains a backslash"
     if name.startswith("/"):
