@@ -8,8 +8,8 @@ of its scenarios. Bottom figure: the chronology chart of the selected policy (th
 
 from __future__ import annotations
 
-import functools
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -134,10 +134,27 @@ class PanelSetting:
 
 # The panel's last runs by (parameters, seed): a slider moves one parameter, and most parameters matter to
 # only some of the five runs (the control ignores extra sockets and the policy menu; the Ticket knobs
-# matter to Ticket alone), so a move re-runs only the runs it changes. Results are never modified.
-@functools.lru_cache(maxsize=32)
+# matter to Ticket alone), so a move re-runs only the runs it changes. Results are never modified. The
+# cache holds at most 32 runs and RUN_CACHE_BYTES of their arrays (a run with the chronology at the
+# sliders' busiest setting keeps 18 MB of logs: 32 of them were 0.6 GB), least recently used out first.
+RUN_CACHE_BYTES = 128 << 20
+_RUNS: OrderedDict = OrderedDict()
+
+
+def _nbytes(r: AdmissionResult) -> int:
+    return sum(v.nbytes for v in vars(r).values() if isinstance(v, np.ndarray))
+
+
 def _simulate(params: AdmissionParams, seed: int) -> AdmissionResult:
-    return simulate_admission(params, seed)
+    key = (params, seed)
+    if key in _RUNS:
+        _RUNS.move_to_end(key)
+        return _RUNS[key][0]
+    r = simulate_admission(params, seed)
+    _RUNS[key] = (r, _nbytes(r))
+    while len(_RUNS) > 32 or (len(_RUNS) > 1 and sum(n for _, n in _RUNS.values()) > RUN_CACHE_BYTES):
+        _RUNS.popitem(last=False)
+    return r
 
 
 def run_setting(s: PanelSetting) -> dict:

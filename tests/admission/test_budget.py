@@ -69,3 +69,19 @@ def test_max_events_is_bounded_by_memory_with_the_bound_in_the_message():
         AdmissionParams(max_events=22_369_622)
     with pytest.raises(ValueError, match=r"max_events=5162221 .*\[1, 5162220\] .*with the chronology"):
         AdmissionParams(max_events=5_162_221, record_chronology=True)
+
+
+def test_the_panels_run_cache_is_bounded_by_bytes(monkeypatch):
+    import simcore.chapters.admission_panel as ap
+
+    monkeypatch.setattr(ap, "_RUNS", type(ap._RUNS)())
+    monkeypatch.setattr(ap, "RUN_CACHE_BYTES", 500_000)  # about 0.2 MB a run here
+    runs = []
+    for seed in range(6):
+        s = PanelSetting(clients_pct=50, seed=seed)
+        runs.append(ap._simulate(s.params("HTTP", 0, record=True), seed))
+    sizes = [n for _, n in ap._RUNS.values()]
+    assert sum(sizes) <= 500_000 or len(sizes) == 1  # within the budget (one run is always kept)
+    assert len(sizes) < 6  # so older runs left
+    last = PanelSetting(clients_pct=50, seed=5)
+    assert ap._simulate(last.params("HTTP", 0, record=True), 5) is runs[-1]  # the newest is reused, not re-run
