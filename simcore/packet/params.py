@@ -12,9 +12,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_order,
+    check_real,
+    check_sequence,
+    store_python_numbers,
+)
 
-from .sctp_params import SctpParams
+from .sctp_params import MAX_WINDOW_SEGMENTS, WINDOW_WHY, SctpParams
 
 __all__ = [
     "FluidBackground",
@@ -39,6 +47,7 @@ TIMEOUT_SSTHRESH = ("once_per_window", "flight_size")
 TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
 POOL_RULES = ("fewest_outstanding", "round_robin")
 LOSS_WHERE = ("after_transmission", "arrival")
+
 TRANSPORTS = ("tcp", "tcp_streams", "sctp")
 
 
@@ -46,6 +55,7 @@ def _check_profile(times_s, rates_bps, what: str) -> tuple[tuple[float, ...], tu
     """Validate a piecewise-constant profile (vectorised: profiles may have thousands of pieces)."""
     arrays = {}
     for name, values in (("times_s", times_s), ("rates_bps", rates_bps)):
+        check_sequence(f"{what}.{name}", values, "non-negative real numbers")
         try:
             a = np.asarray(values, dtype=float).ravel()
         except (TypeError, ValueError):
@@ -87,6 +97,7 @@ class FluidBackground:
     granularity: str = "packets"
 
     def __post_init__(self):
+        store_python_numbers(self)
         t, r = _check_profile(self.times_s, self.rates_bps, "FluidBackground")
         object.__setattr__(self, "times_s", t)
         object.__setattr__(self, "rates_bps", r)
@@ -124,6 +135,7 @@ class LinkParams:
     loss_where: str = "after_transmission"
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("rate_bps", self.rate_bps, 0.0, lo_open=True)
         check_real("delay_s", self.delay_s, 0.0)
         check_int("queue_packets", self.queue_packets, 1, 10**7)
@@ -134,7 +146,8 @@ class LinkParams:
         check_int("header_bytes", self.header_bytes, 0, 10**4)
         if self.background is not None and not isinstance(self.background, FluidBackground):
             raise ValueError(f"background={self.background!r} is not allowed: must be a FluidBackground or None")
-        drops = tuple(check_int(f"drop_sequence[{i}]", d, 0) for i, d in enumerate(self.drop_sequence))
+        drops = check_sequence("drop_sequence", self.drop_sequence, "packet numbers")
+        drops = tuple(check_int(f"drop_sequence[{i}]", d, 0) for i, d in enumerate(drops))
         if any(b <= a for a, b in zip(drops[:-1], drops[1:], strict=True)):
             raise ValueError(f"drop_sequence={drops!r} is not allowed: must be strictly increasing")
         object.__setattr__(self, "drop_sequence", drops)
@@ -149,6 +162,7 @@ class Link:
     params: LinkParams = field(default_factory=LinkParams)
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("src", self.src, 0)
         check_int("dst", self.dst, 0)
         if self.src == self.dst:
@@ -165,8 +179,9 @@ class Network:
     links: tuple[Link, ...]
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("n_nodes", self.n_nodes, 2)
-        links = tuple(self.links)
+        links = check_sequence("links", self.links, "Link")
         object.__setattr__(self, "links", links)
         for i, lk in enumerate(links):
             if not isinstance(lk, Link):
@@ -316,6 +331,7 @@ class TcpParams:
     request_on_handshake_ack: bool = True
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_choice("variant", self.variant, VARIANTS)
         check_bool("timestamps", self.timestamps)
         check_int("mss_bytes", self.mss_bytes, 13 if self.timestamps else 1, 10**6)
@@ -323,9 +339,12 @@ class TcpParams:
         if self.rwnd_bytes < self.mss_bytes:
             raise ValueError(f"rwnd_bytes={self.rwnd_bytes!r} is out of range: must be at least one segment "
                              f"(mss_bytes={self.mss_bytes})")
+        check_int("rwnd_bytes", self.rwnd_bytes, 1, min(2**30, MAX_WINDOW_SEGMENTS * self.segment_bytes),
+                  why=f"{WINDOW_WHY}, here of {self.segment_bytes} bytes")
         check_int("initial_window_segments", self.initial_window_segments, 1, 1000)
         check_real("min_rto_s", self.min_rto_s, 0.0, lo_open=True)
-        check_real("max_rto_s", self.max_rto_s, self.min_rto_s)
+        check_real("max_rto_s", self.max_rto_s, 0.0, lo_open=True)
+        check_order("min_rto_s", self.min_rto_s, "max_rto_s", self.max_rto_s)
         check_real("initial_rto_s", self.initial_rto_s, 0.0, lo_open=True)
         check_bool("delayed_ack", self.delayed_ack)
         check_real("delayed_ack_timeout_s", self.delayed_ack_timeout_s, 0.0, lo_open=True)
@@ -387,6 +406,7 @@ class Connection:
     sctp: SctpParams | None = None
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("client", self.client, 0)
         check_int("server", self.server, 0)
         if self.client == self.server:
@@ -448,6 +468,7 @@ class Message:
     pool: int = -1
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("pool", self.pool, -1)
         if self.conn is None:
             if self.pool < 0:
@@ -481,7 +502,9 @@ class ConnectionPool:
     rule: str = "fewest_outstanding"
 
     def __post_init__(self):
-        conns = tuple(check_int(f"conns[{i}]", c, 0) for i, c in enumerate(self.conns))
+        store_python_numbers(self)
+        conns = check_sequence("conns", self.conns, "connection indices")
+        conns = tuple(check_int(f"conns[{i}]", c, 0) for i, c in enumerate(conns))
         if len(conns) == 0 or len(set(conns)) != len(conns):
             raise ValueError(f"conns={conns!r} is not allowed: must name at least one connection, each once")
         object.__setattr__(self, "conns", conns)
@@ -505,6 +528,7 @@ class CbrSource:
     stop_s: float = math.inf
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("src", self.src, 0)
         check_int("dst", self.dst, 0)
         t, r = _check_profile(self.times_s, self.rates_bps, "CbrSource")
@@ -545,10 +569,12 @@ class Scenario:
         return (m.conn,) if m.pool < 0 else self.pools[m.pool].conns
 
     def __post_init__(self):
+        store_python_numbers(self)
         if not isinstance(self.network, Network):
             raise ValueError(f"network={self.network!r} is not allowed: must be a Network")
-        for name in ("connections", "messages", "cbr", "pools"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        for name, what in (("connections", "Connection"), ("messages", "Message"), ("cbr", "CbrSource"),
+                           ("pools", "ConnectionPool")):
+            object.__setattr__(self, name, check_sequence(name, getattr(self, name), what))
         check_real("duration_s", self.duration_s, 0.0, lo_open=True)
         check_int("tcpip_header_bytes", self.tcpip_header_bytes, 0, 10**4)
         n = self.network.n_nodes
