@@ -153,6 +153,7 @@ def _cases():
     from simcore.delay.tcp_view import TcpPageParams, simulate_page_tcp
     from simcore.fluid import FluidParams, simulate_fluid
     from simcore.ftp import FtpParams, run_transfer
+    from simcore.grading import Grid, Nice, student_params
     from simcore.objpack import ObjpackParams, simulate_objpack
     from simcore.packaging import PackagedFile, pack
     from simcore.queueing import QueueParams, simulate_queue
@@ -192,6 +193,10 @@ def _cases():
             ObjpackParams(n_files=6, mean_file_bytes=2000, size_distribution="exponential", compress=True),
             lambda p: simulate_objpack(p, 1).file_done_s.tobytes()),
         "simcore.packaging.format.PackagedFile": (PackagedFile("a.txt", b"abc"), lambda f: pack([f])),
+        "simcore.grading.identity.Grid": (
+            Grid(0.5, 2.5, 0.25), lambda g: repr(student_params("x/1", {"v": g}, student="a"))),
+        "simcore.grading.identity.Nice": (
+            Nice(10.0, 400.0, 2), lambda g: repr(student_params("x/1", {"v": g}, student="a"))),
         "simcore.queueing.model.QueueParams": (
             QueueParams(arrival_rate_per_s=1.5, servers=2, buffer_size=3, n_customers=500, warmup_customers=50),
             lambda p: q(simulate_queue(p, 1))),
