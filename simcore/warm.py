@@ -31,9 +31,11 @@ WARMERS: list[str] = [
 
 def _warm_queue() -> None:
     from simcore.queueing import QueueParams, simulate_queue
+    from simcore.queueing.replications import estimate_mean_wait
 
     simulate_queue(QueueParams(n_customers=10, buffer_size=2), 0)
     simulate_queue(QueueParams(n_customers=10), 0)
+    estimate_mean_wait(QueueParams(arrival_rate_per_s=0.5), 0)  # the waits recursion start-here's intervals use
 
 
 def _warm_fluid() -> None:

@@ -171,7 +171,7 @@ def _cases():
             PanelSetting(clients_pct=10, extra_sockets=3, retry_busy_s=20.0, seed=4),
             lambda s: run_setting(s)["runs"]["Ticket"].session_s.tobytes()),
         "simcore.chapters.start_here.RouterSetting": (
-            RouterSetting(arrival_rate_pps=500.0, servers=2, n_customers=2000, link_rate_mbps=5.0),
+            RouterSetting(arrival_rate_pps=500.0, servers=2, link_rate_mbps=5.0),
             lambda s: q(simulate_queue(s.queue_params(), s.seed))),
         "simcore.chapters.tcp_primer.PrimerSetting": (
             tcp_primer.PrimerSetting(rtt_ms=40.0, rate_mbps=2.0, buffer_packets=10, loss_pct=0.5, flows=2,
