@@ -1,5 +1,7 @@
 """simcore: fast network simulation for the interactive networking lab."""
 
 from simcore._cache_guard import check_kernel_cache as _check_kernel_cache
+from simcore._shared_cache import link_shared_cache as _link_shared_cache
 
 _check_kernel_cache()  # first: numba's cache does not notice edits to files a kernel calls into
+_link_shared_cache()  # then, on a course server, the kernels compiled once for everyone (deploy/)

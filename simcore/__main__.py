@@ -19,7 +19,9 @@ def main(argv: list[str] | None = None) -> int:
     fig.add_argument("--no-png", action="store_true", help="write HTML only (no browser needed)")
     nbs = sub.add_parser("notebooks", help="execute notebooks and store them with only checked outputs")
     nbs.add_argument("paths", nargs="+")
-    sub.add_parser("warm", help="compile and cache every numba kernel")
+    warm = sub.add_parser("warm", help="compile and cache every numba kernel")
+    warm.add_argument("--check", action="store_true",
+                      help="fail (exit 1) if any kernel had to be compiled instead of loaded from the cache")
     add_package_parser(sub)
     book = sub.add_parser("book", help="execute the chapters once and build them as a static book (book/_build)")
     book.add_argument("--jobs", type=int, default=2, help="chapters executed at once (default: 2)")
@@ -34,9 +36,16 @@ def main(argv: list[str] | None = None) -> int:
         for path in args.paths:
             print(f"executed and stored {execute_and_store(path)}")
     elif args.command == "warm":
-        from simcore.warm import warm_all
+        from simcore.warm import compiled_here, warm_all
 
         print(f"numba kernels ready in {warm_all():.1f} s")
+        missed = compiled_here()
+        if args.check and missed:
+            print(f"compiled instead of loaded from numba's cache ({len(missed)}): {', '.join(missed)}",
+                  file=sys.stderr)
+            return 1
+        if args.check:
+            print("every kernel was loaded from numba's cache")
     elif args.command == "package":
         return run_package(args)
     elif args.command == "book":
