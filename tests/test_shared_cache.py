@@ -137,7 +137,7 @@ def test_links_only_what_is_fresh_and_missing(tmp_path):
     (own / "packet_abc" / "f-1.py311.1.nbc").symlink_to(tmp_path / "elsewhere")
     assert link_shared_cache(shared, own) == 1
     assert (own / "packet_abc" / "f-1.py311.nbi").read_bytes() == b"mine"
-    assert os.readlink(own / "packet_abc" / "f-1.py311.1.nbc") == str((shared / "packet_abc" / "f-1.py311.1.nbc"))
+    assert os.readlink(own / "packet_abc" / "f-1.py311.1.nbc") == str(shared / "packet_abc" / "f-1.py311.1.nbc")
 
 
 def test_a_stale_shared_cache_is_not_linked(tmp_path):
