@@ -6,28 +6,43 @@ before loading anything it creates a temporary file there, and where it cannot, 
 another folder and compiles everything again (checked with numba 0.68: ``tests/test_shared_cache.py``
 shows it). A folder warmed at build time and left read-only for the students is therefore never read.
 
-So a course server (``deploy/``) sets two variables:
-- ``SIMCORE_SHARED_NUMBA_CACHE``: the folder ``python -m simcore warm`` filled at build time (owned by the
-  administrator, read-only for everyone else);
-- ``NUMBA_CACHE_DIR``: a folder of the user's own.
-On import, simcore fills the user's folder with symbolic links to the shared files it lacks (files only;
-a real file of the user's is never replaced), for every kernel folder whose shared stamp says it was
-compiled from these very sources (``_cache_guard.kernel_digest``; a stale shared cache is not linked, and
-numba compiles as it would without one). numba then loads through the links. What a user compiles beyond
-them (a signature nobody warmed) numba writes as the user's own files: it replaces a link by a new index
-file, never writing through it, so the shared files stay as built.
+So a course server (``deploy/``) sets ``SIMCORE_SHARED_NUMBA_CACHE`` to the folder ``python -m simcore warm``
+filled at build time (owned by the administrator, read-only for everyone else). ``NUMBA_CACHE_DIR`` is then
+a folder of the user's own: as set, or else ``~/.cache/simcore/numba`` (``$XDG_CACHE_HOME/simcore/numba``),
+which simcore sets on import (a per-user folder in the home, never one in a shared /tmp, where another user
+could plant compiled code). On import, simcore then fills the user's folder with symbolic links to the
+shared files it lacks (files only; a real file of the user's is never replaced), for every kernel folder
+whose shared stamp says it was compiled from these very sources (``_cache_guard.kernel_digest``; a stale
+shared cache is not linked, and numba compiles as it would without one). numba then loads through the
+links. What a user compiles beyond them (a signature nobody warmed) numba writes as the user's own files:
+it replaces a link by a new index file, never writing through it, so the shared files stay as built.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from simcore._cache_guard import STAMP_NAME, kernel_digest
 
-__all__ = ["SHARED_ENV", "link_shared_cache"]
+__all__ = ["SHARED_ENV", "own_cache_dir", "link_shared_cache"]
 
 SHARED_ENV = "SIMCORE_SHARED_NUMBA_CACHE"
+
+
+def own_cache_dir() -> str | None:
+    """With ``SIMCORE_SHARED_NUMBA_CACHE`` set and ``NUMBA_CACHE_DIR`` not, set ``NUMBA_CACHE_DIR`` to
+    ``~/.cache/simcore/numba`` (under ``$XDG_CACHE_HOME`` if set; numba's own settings re-read if numba is
+    imported already); return ``NUMBA_CACHE_DIR`` (None if unset)."""
+    if os.environ.get(SHARED_ENV) and not os.environ.get("NUMBA_CACHE_DIR"):
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        os.environ["NUMBA_CACHE_DIR"] = os.path.join(base, "simcore", "numba")
+        if "numba" in sys.modules:  # imported before simcore: its settings were read without the variable
+            from numba.core import config
+
+            config.reload_config()
+    return os.environ.get("NUMBA_CACHE_DIR")
 
 
 def _fresh_folders(shared: Path, digest: str) -> list[Path]:

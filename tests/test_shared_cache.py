@@ -178,3 +178,19 @@ def test_every_simcore_kernel_loads_from_a_read_only_copy_of_the_warmed_cache(tm
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-3000:]
     assert "every kernel was loaded" in res.stdout
     assert _tree(shared) == before
+
+
+def test_the_users_own_folder_defaults_to_the_home(tmp_path):
+    # a course server sets only the shared folder: simcore picks ~/.cache/simcore/numba before numba reads it
+    # (also when numba was imported first)
+    code = ("import numba, simcore, os; from numba.core import config; "
+            "print(os.environ['NUMBA_CACHE_DIR']); print(config.CACHE_DIR)")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
+    env.update(HOME=str(tmp_path), SIMCORE_SHARED_NUMBA_CACHE=str(tmp_path / "shared"))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == [str(tmp_path / ".cache" / "simcore" / "numba")] * 2
+    env.pop("SIMCORE_SHARED_NUMBA_CACHE")  # no course server: numba's own defaults, untouched
+    out = subprocess.run([sys.executable, "-c", "import simcore, os; print(os.environ.get('NUMBA_CACHE_DIR'))"],
+                         env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["None"]
