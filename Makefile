@@ -20,6 +20,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e ".[lab,test,course]"
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp .jupyter-settings/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	mkdir -p $(VENV)/etc/jupyter
+	cp .jupyter-settings/voila.json $(VENV)/etc/jupyter/voila.json
 	touch $(STAMP)
 
 install: $(STAMP)

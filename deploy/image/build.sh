@@ -27,6 +27,10 @@ prefix=$("$python" -c 'import sys; print(sys.prefix)')
 # cells, which breaks the live panels' layout), and looks for no news online.
 mkdir -p "$prefix/share/jupyter/lab/settings"
 cp "$src/.jupyter-settings/overrides.json" "$prefix/share/jupyter/lab/settings/overrides.json"
+# Voila (chapters as apps) loads every JupyterLab extension; nbgrader's and Notebook 7's JupyterLab buttons
+# need parts of JupyterLab (file browser, document registry) Voila has not, and fail in every page: not there.
+mkdir -p "$prefix/etc/jupyter"
+cp "$src/.jupyter-settings/voila.json" "$prefix/etc/jupyter/voila.json"
 # nbgrader: the course's exchange folder and id for every user (deploy/nbgrader/nbgrader_config.py).
 mkdir -p "$prefix/etc/jupyter"
 cp "$src/deploy/nbgrader/nbgrader_config.py" "$prefix/etc/jupyter/nbgrader_config.py"
