@@ -12,7 +12,8 @@ copy of it (simcore/_shared_cache.py), so no student compiles.
 
 Each student is a thread driving its own headless Chromium (Debian's, Playwright, the flags of
 benchmarks/bench_browser.py, whose page helpers this uses): log in through the hub's login form (the server
-spawns), open the chapter, Run All; then, once every student's chapter has run (a barrier), move the first
+spawns), open the chapter, Run All, commit its predictions (a veiled panel, simcore.predict); then, once every
+student's chapter has run (a barrier), move the first
 live panel's sliders (`--moves` moves each, positions in a fixed shuffled order; as bench_browser measures
 a move: from the input event until the plots and the kernel are quiet again). Per N it prints:
 - slider latency p50 / p95 / max over every student's moves;
@@ -300,6 +301,7 @@ def _student(chromium: str, hub: Hub, name: str, chapter: str, moves: int, seed:
             log: dict = {}
             page = lab.open_chapter(_Context(context), f"{hub.url}/user/{name}", chapter, log)
             res["first_live_plot_s"] = log["first_live_plot_s"]
+            res["committed"] = lab.commit_predictions(page)  # a veiled panel: commit first, as a student would
             res["after_run_all"] = memory(name, hub.workdir)
             res["console_errors"] = log["console_errors"][:5]
             waited = True
@@ -408,6 +410,7 @@ def chapter_memory(hub: Hub, chromium: str, chapters: list[str], timeout_s: floa
             log: dict = {}
             page = lab.open_chapter(_Context(context), f"{hub.url}/user/{name}", chapter, log)
             after = memory(name, hub.workdir)
+            lab.commit_predictions(page)
             moved = 0
             for panel in lab.find_panels(page):
                 for control in panel["controls"]:

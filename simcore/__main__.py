@@ -19,6 +19,8 @@ def main(argv: list[str] | None = None) -> int:
     fig.add_argument("--no-png", action="store_true", help="write HTML only (no browser needed)")
     nbs = sub.add_parser("notebooks", help="execute notebooks and store them with only checked outputs")
     nbs.add_argument("paths", nargs="+")
+    nbs.add_argument("--fold", action="store_true",
+                     help="only fold the cells tagged deep-dive (they open folded), without executing")
     warm = sub.add_parser("warm", help="compile and cache every numba kernel")
     warm.add_argument("--check", action="store_true",
                       help="fail (exit 1) if any kernel had to be compiled instead of loaded from the cache")
@@ -31,10 +33,13 @@ def main(argv: list[str] | None = None) -> int:
         paths = write_figures(args.chapter, args.out, png=not args.no_png)
         print(f"wrote {len(paths)} files under {args.out}/")
     elif args.command == "notebooks":
-        from simcore.notebooks import execute_and_store
+        from simcore.notebooks import execute_and_store, fold_and_store
 
         for path in args.paths:
-            print(f"executed and stored {execute_and_store(path)}")
+            if args.fold:
+                print(f"{path}: {fold_and_store(path)} cells folded or unfolded")
+            else:
+                print(f"executed and stored {execute_and_store(path)}")
     elif args.command == "warm":
         from simcore.warm import compiled_here, warm_all
 

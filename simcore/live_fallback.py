@@ -11,7 +11,8 @@ panel (a core widget: it works wherever the sliders do) and waits: once the kern
 ``SIMCORE_LIVE_FALLBACK_S`` seconds (default 20; counted from the end of the last cell, so a Run All or
 Voila's execution of the whole notebook is never mistaken for a silent page) and no figure has said hello,
 the output gets each live figure as a plain plotly figure, in plotly's own bundle for that front end, with a
-line under its title saying why. From then on every update of the panel redraws them in full (a whole figure
+line under its title saying why (while the panel is veiled, waiting for a prediction, only the veil's
+words). From then on every update of the panel redraws them in full (a whole figure
 per move, slower than a live figure's patches, but working). The figures are set as the output widget's
 state, not printed into it: a message printed from a slider's callback or a timer may not reach the page's
 output area (JupyterLab routes them by the request they answer), a widget's state always does. Should a
@@ -96,7 +97,13 @@ class Fallback:
 
     def redraw(self) -> None:
         """Show the figures as they are now (the panel calls this after every update)."""
-        if self.shown:
+        if self.shown and self.panel.veiled:  # a prediction not committed yet: the copies hold the answer back
+            from simcore.predict.view import VEIL_TEXT
+
+            self.output.outputs = ({"output_type": "display_data", "metadata": {},
+                                    "data": {"text/plain": VEIL_TEXT,
+                                             "text/html": f"<p><i>{VEIL_TEXT}.</i></p>"}},)
+        elif self.shown:
             # plotly's own bundle for this front end's renderer (Colab: HTML, VS Code and JupyterLab: plotly's
             # mimetype), or plotly's mimetype where its default renderer is not a mimetype one
             copies = [plain_copy(fig) for fig in self.live]

@@ -311,6 +311,9 @@ class LivePanel:
     compile_notice: optional ``() -> str | None`` asked before the first run (e.g.
         ``functools.partial(simcore.warm.cold_notice, "packet")``); a message (kernels still cold) is shown
         at once below the cell and in the status line while the first run compiles, then removed.
+    gate: a ``simcore.predict`` Prediction, or several: until each is committed the panel is veiled (its
+        plots blurred under an overlay, its status line replaced by a note; controls stay usable and the
+        plots keep redrawing underneath), see ``simcore.predict.gate``. ``set_veiled`` does it by hand.
     ``last_run_ms`` is the Python time of the last update. The page writes the time the student waited
     (input event to the last plot redrawn) into the note under the status line (``wait_note``, a widget
     Python never changes), with no message back to the kernel. redraw_ack: also have the page
@@ -330,6 +333,7 @@ class LivePanel:
         idle: Callable[[dict], Mapping[str, str]] | None = None,
         compile_notice: Callable[[], str | None] | None = None,
         redraw_ack: bool = False,
+        gate=None,
     ):
         self.controls = dict(controls)
         self.update = update
@@ -347,7 +351,11 @@ class LivePanel:
         self._message = ""
         self._idle_note = ""
         self._pending: dict[int, int] = {}
+        self._timing = ""
         self._t_change = 0.0
+        self.veiled = False
+        self._style = None
+        self._holding = False
         self._fallback = None  # plain plotly copies where the page cannot load the live figures (live_fallback)
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
@@ -364,8 +372,11 @@ class LivePanel:
         parts: list[widgets.Widget] = []
         if title:
             parts.append(widgets.HTML(f"<b>{html.escape(title)}</b>"))
-        parts += [grid, *(f.widget if isinstance(f, LiveFigure) else f for f in self.figures), self.status,
-                  self.wait_note]
+        # the plots: what a prediction's gate veils (simcore.predict)
+        self.result = widgets.VBox([f.widget if isinstance(f, LiveFigure) else f for f in self.figures],
+                                   layout=widgets.Layout(width="100%"))
+        self.result.add_class("simcore-result")
+        parts += [grid, self.result, self.status, self.wait_note]
         self.widget = widgets.VBox(parts, layout=widgets.Layout(width="100%"))
         self.widget.add_class("simcore-live-panel")
         self.compile_note = compile_notice() if compile_notice else None
@@ -378,13 +389,35 @@ class LivePanel:
             from IPython.display import HTML
 
             shown.update(HTML(""))
+        if gate is not None:
+            from simcore.predict import Prediction
+            from simcore.predict import gate as _gate
+
+            _gate(self, *([gate] if isinstance(gate, Prediction) else list(gate)))
+
+    def set_veiled(self, veiled: bool) -> None:
+        """Veil the panel (plots blurred under an overlay, status line replaced by a note) or reveal it."""
+        from simcore.predict.view import style_widget
+
+        self.veiled = bool(veiled)
+        if self.veiled and self._style is None:  # the veil's CSS travels with the panel
+            self._style = style_widget()
+            self.widget.children = (*self.widget.children, self._style)
+        if self.veiled:
+            self.widget.add_class("simcore-veiled")
+        else:
+            self.widget.remove_class("simcore-veiled")
+        self._show(self._timing)
+        if self._fallback is not None:  # plain copies too hold the answer back until the commit
+            self._fallback.redraw()
 
     def values(self) -> dict:
         """Return the controls' current values by name."""
         return {name: control.value for name, control in self.controls.items()}
 
     def _on_change(self, _change) -> None:
-        self.refresh()
+        if not self._holding:  # set() refreshes once after all its controls
+            self.refresh()
 
     def _mark_idle(self, values: dict) -> None:
         reasons = dict(self.idle(values)) if self.idle else {}
@@ -437,14 +470,30 @@ class LivePanel:
                            f"Python {self.last_run_ms:.0f} ms)")
 
     def _show(self, timing: str) -> None:
-        self.status.value = f"{self._message} <span style='color:#777'>{timing}</span>{self._idle_note}"
+        self._timing = timing
+        if self.last_error is not None:
+            return  # the error stays in the status line (it tells the student why nothing was drawn)
+        message = self._message
+        if self.veiled:
+            from simcore.predict.view import VEIL_TEXT
+
+            message = f"<i>{VEIL_TEXT}: the numbers appear here once it is committed.</i>"
+        self.status.value = f"{message} <span style='color:#777'>{timing}</span>{self._idle_note}"
 
     def set(self, **values) -> None:
-        """Set controls by name (as a student moving sliders would); each change re-runs ``update``."""
-        for name, value in values.items():
+        """Set controls by name (as a student moving sliders would); ``update`` runs once, after all of them."""
+        for name in values:
             if name not in self.controls:
                 raise ValueError(f"{name!r} is not a control of this panel: must be one of {list(self.controls)}")
-            self.controls[name].value = value
+        before = self.values()
+        self._holding = True
+        try:
+            for name, value in values.items():
+                self.controls[name].value = value
+        finally:
+            self._holding = False
+        if self.values() != before:
+            self.refresh()
 
     def _ipython_display_(self):
         """Show the panel; below it, plain plotly copies of its figures should the page not load the live
@@ -466,4 +515,12 @@ class LivePanel:
         """Return the panel as static HTML: its settings, its figures as plotly charts, its status line."""
         settings = [(getattr(c, "description", "") or name, c.value) for name, c in self.controls.items()]
         status = self.status.value if self.last_error else self.message
-        return static.panel_html(self.title, settings, self.figures, status)
+        page = static.panel_html(self.title, settings, self.figures, status)
+        if self.veiled:  # nothing committed in a book: the snapshot sits behind a toggle
+            from simcore.predict.static_html import veiled_html
+
+            settings_html = ", ".join(f"{html.escape(label)} <b>{html.escape(static._format_value(v))}</b>"
+                                      for label, v in settings)
+            head = f"<p><b>{html.escape(self.title)}</b> ({settings_html})</p>" if self.title else ""
+            return head + veiled_html(page)
+        return page

@@ -132,3 +132,17 @@ def test_plain_copy_without_a_title_still_says_why():
     copy = fb.plain_copy(fig)
     assert not isinstance(copy, LiveFigure) and fb.NOTE in copy.layout.title.text
     assert fig.layout.title.text is None  # the live figure itself is untouched
+
+
+def test_plain_copies_hold_the_answer_back_while_the_panel_is_veiled(panel_and_outputs):
+    panel, fig, output, loop, shell = panel_and_outputs
+    from simcore.predict.view import VEIL_TEXT
+
+    panel.set_veiled(True)
+    loop.fire()
+    (shown,) = output.outputs
+    assert shown["data"]["text/plain"] == VEIL_TEXT and "application/vnd.plotly.v1+json" not in shown["data"]
+    panel.set(load=0.8)
+    assert "application/vnd.plotly.v1+json" not in output.outputs[0]["data"]  # moves redraw nothing visible
+    panel.set_veiled(False)  # committed: the copy appears, at the current setting
+    assert _y(output)[0] == [0, 0.8]

@@ -6,10 +6,12 @@
   each panel, moved, redraws its plots without an error in the panel, in the page or in the kernel's log.
   Voila's page asks public CDNs for MathJax and Font Awesome; those requests are refused here (nothing leaves
   loopback) and their console errors are the only ones allowed.
+  Start-here's panel waits for a prediction (simcore.predict): veiled after Run All, revealed by committing
+  it through the widgets, as test_lab.py checks in JupyterLab.
 - A front end that cannot load LiveFigure's module (custom widgets off, as in Colab or some VS Code
   versions), played by JupyterLab with anywidget's extension blocked: once the kernel has been quiet for a
   few seconds (SIMCORE_LIVE_FALLBACK_S=3 here), each live plot comes back below its panel as a plain plotly
-  figure saying why, and a slider move redraws it.
+  figure saying why (before the prediction is committed, only the veil's words), and a slider move redraws it.
 
 Each front end's check is one chapter page; together they cost about a minute and a half, so they live in
 this file (a worker of their own under pytest-xdist's loadfile) rather than in test_lab.py.
@@ -26,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from simcore.live_fallback import NOTE
+from simcore.predict.view import VEIL_TEXT
 
 pytestmark = pytest.mark.browser
 
@@ -80,6 +83,8 @@ def test_live_panels_work_in_notebook7_and_voila(server, browser, app, notebook)
     wait = lab.wait_redraw if app == "voila" else None  # Voila's kernel is not watchable from the page
     page = lab.open_app(_Routed(browser), url, app, notebook, log)
     try:
+        # as in JupyterLab: a gated panel is veiled after Run All and committing every prediction reveals it
+        _lab_test._check_predictions_hold_answers_back(page, notebook)
         panels = lab.find_panels(page)
         assert panels, f"{app}: no live panel (controls + plot) rendered"
         for panel in panels:
@@ -141,6 +146,12 @@ def test_without_the_live_figures_module_panels_fall_back_to_plain_plotly(server
     page = lab.open_chapter(_Routed(browser, blocked), url, "00_start_here", log)
     try:
         note = NOTE[:40]  # "This page could not load the live figure" (plotly sets the rest in its own text runs)
+        # start-here's panel waits for a prediction: its plain copy holds the answer back too, until the commit
+        page.wait_for_function("() => Array.from(document.querySelectorAll('.jp-OutputArea-output')).some(o => "
+                               f"o.textContent.includes({VEIL_TEXT!r}) && !o.querySelector('.simcore-prediction'))",
+                               timeout=60_000)
+        assert not page.evaluate(_FALLBACK_JS, note)
+        assert lab.commit_predictions(page) > 0
         page.wait_for_function(f"() => ({_FALLBACK_JS})({note!r}).length > 0", timeout=60_000)
         heights = page.evaluate(_FALLBACK_JS, note)
         assert heights and min(heights) > 0, heights
