@@ -308,6 +308,9 @@ def _student(chromium: str, hub: Hub, name: str, chapter: str, moves: int, seed:
             barrier.wait(timeout=max(1.0, deadline - time.monotonic()))
             sliders = [c for p in lab.find_panels(page)[:1] for c in p["controls"]
                        if c["kind"] == "slider" and not c["disabled"]]
+            if not sliders or res["first_live_plot_s"] != res["first_live_plot_s"]:
+                # Run All ended (no cell busy, kernel idle) without a live panel drawn in the page: a failure
+                res["errors"].append("no live panel drawn when Run All had ended")
             rng = random.Random(seed)
             cpu0, t0, made = cpu_seconds(name, hub.workdir), time.monotonic(), 0
             while made < moves and sliders and time.monotonic() < deadline:

@@ -38,7 +38,7 @@ if [ -n "${LTI13_CLIENT_ID:-}" ]; then
     systemctl daemon-reload
     cp "$src/deploy/jupyterhub/lti13.py" /opt/tljh/config/jupyterhub_config.d/lti13.py
 fi
-tljh-config set limits.memory "${SIMCORE_MEM_LIMIT:-1G}"
+tljh-config set limits.memory "${SIMCORE_MEM_LIMIT:-1.5G}"
 tljh-config set limits.cpu "${SIMCORE_CPU_LIMIT:-1}"
 tljh-config set services.cull.enabled true
 tljh-config set services.cull.timeout 3600
