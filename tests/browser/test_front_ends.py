@@ -100,6 +100,9 @@ def test_live_panels_work_in_notebook7_and_voila(server, browser, app, notebook)
             after = lab.panel_state(page, panel["index"])
             assert "Cannot run with these settings" not in after["status"], (where, after["status"])
             assert min(after["heights"]) > 0, f"{where}: a plot is 0 px tall after a move"
+        # the page loaded the live figures' module: no plain copy below any panel (one shown while the page was
+        # slow would have been emptied by the figures' hello)
+        assert not page.evaluate(_FALLBACK_JS, NOTE[:40]), f"{app}: plain plotly copies shown beside live figures"
         page.screenshot(path=str(ARTIFACTS / f"{app}-{notebook}.png"), full_page=False)
         errors = [e for e in log["console_errors"]
                   if not CDN.search(e) and not (app == "notebook" and e == NOTEBOOK7_OWN)]
