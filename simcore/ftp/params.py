@@ -17,9 +17,9 @@ The paper's section 3 TCP alternatives: A = ``"single"`` on ``"tcp"`` (control a
 stream: head-of-line blocking), B = ``"persistent_data"``, C = ``"persistent_data_pipelined"``; and
 ``"parallel"``: ``n_parallel`` FTP sessions (design 1 each) sharing the files round robin.
 
-Testbed (paper sec. 6): 1 Mbit/s and 35 ms each way, 50-packet drop-tail queue, random loss in both
-directions. ``loss`` is a probability per packet (0.1 = 10%); the paper's "0, 0.1 and 0.3" carry no
-unit: see ``simcore/ftp/LOSS_READING.md``.
+Testbed (paper sec. 6): 1 Mbit/s and 35 ms each way, 50-packet drop-tail queue, random loss (by default
+in both directions: ``loss_direction``). ``loss`` is a probability per packet (0.1 = 10%); the paper's
+"0, 0.1 and 0.3" carry no unit and no direction: see ``simcore/ftp/LOSS_READING.md``.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from simcore._validate import check_choice, check_int, check_real
 from simcore.packet import SctpParams, TcpParams
 
-__all__ = ["DESIGNS", "TRANSPORTS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "SCTP_ASSUMED", "LOSS_WHERE", "FtpParams",
-           "paper_design"]
+__all__ = ["DESIGNS", "TRANSPORTS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "SCTP_ASSUMED", "LOSS_WHERE",
+           "LOSS_DIRECTIONS", "FtpParams", "paper_design"]
 
 DESIGNS = ("ftp", "persistent_data", "persistent_data_pipelined", "single", "single_pipelined", "parallel")
 TRANSPORTS = ("tcp", "tcp_streams", "sctp")
@@ -52,6 +52,9 @@ TCP_ASSUMED = TcpParams.preset("freebsd46", rwnd_bytes=32768)
 # with RFC 2960's limit, design 2 (an association per file) would lose about one mget in 30.
 SCTP_ASSUMED = SctpParams.preset("rfc2960", rwnd_bytes=32768, max_init_retransmits=100)
 LOSS_WHERE = ("arrival", "after_transmission")
+# Which of the router's two pipes loses packets. The paper (sec. 6) gives bandwidth and delay "for the link
+# from the client to the server and vice versa", and a loss ratio without saying for which direction.
+LOSS_DIRECTIONS = ("both", "client_to_server", "server_to_client")
 
 
 def paper_design(n: int) -> dict:
@@ -77,7 +80,9 @@ class FtpParams:
     paper's sample-size rule for a point (``simcore.ftp.sample_point``): runs until the 90% interval's
     half-width is at most 0.5 s, capped. ``loss_where``: 'arrival' (default) loses a packet as it
     reaches the router, before its queue, as Dummynet's ``plr`` does; 'after_transmission' loses it on
-    the wire after the queue.
+    the wire after the queue. ``loss_direction``: which pipe loses packets: 'both' (default), or only
+    'client_to_server' (commands, ACKs and SACKs of the file data) or only 'server_to_client' (replies
+    and file data); the paper does not say (``simcore/ftp/LOSS_READING.md``).
     """
 
     n_files: int = 10
@@ -100,6 +105,7 @@ class FtpParams:
     min_runs: int = 3
     max_runs: int = 30
     loss_where: str = "arrival"
+    loss_direction: str = "both"
 
     def __post_init__(self):
         check_int("n_files", self.n_files, 1, 999)
@@ -130,6 +136,7 @@ class FtpParams:
         check_int("min_runs", self.min_runs, 2, 10**4)
         check_int("max_runs", self.max_runs, self.min_runs, 10**4)
         check_choice("loss_where", self.loss_where, LOSS_WHERE)
+        check_choice("loss_direction", self.loss_direction, LOSS_DIRECTIONS)
         if self.transport == "tcp_streams" and not self.design.startswith("single"):
             raise ValueError(f"transport='tcp_streams' is not allowed with design={self.design!r}: streams "
                              "exist only on the single-connection designs ('single', 'single_pipelined')")
