@@ -21,6 +21,7 @@ import plotly.graph_objects as go
 from simcore.chapters.capture_button import CaptureButton, attach
 from simcore.chapters.ftp_sctp_figures import (
     CURVE_COLORS,
+    DESIGN_GROUPS,
     competition_figure,
     cwnd_figure,
     draw_cwnd,
@@ -35,7 +36,6 @@ from simcore.ftp.figure_sweep import (
     CURVE_LABELS,
     FRACTION_READING,
     PERCENT_READING,
-    SCTP_CURVES,
     STAND_INS,
     SWEEP_CSV,
     curve_params,
@@ -55,16 +55,6 @@ SLIDER_RANGES = {
     "rate_mbps": (0.1, 10.0, 0.1),
     "run": (0, 29, 1),
     "file_kb": (1, 1024, 1),
-}
-DESIGN_GROUPS = {
-    "the paper's designs 1-4 (2-4 on SCTP)": ("ftp_tcp", "sctp2_ftp", "sctp3_multistream", "sctp4_pipelined"),
-    "1 vs the TCP alternatives A, B, C": ("ftp_tcp", "A_single_tcp", "B_persistent_data", "C_persistent_pipelined"),
-    "1 vs SACK TCP": ("ftp_tcp", "ftp_sack"),
-    "1 vs 4 parallel sessions": ("ftp_tcp", "parallel4_tcp"),
-    "SCTP designs 3/4 vs their patterns on TCP (not SCTP)": ("sctp3_multistream", "sctp4_pipelined",
-                                                             "pattern3_tcp_streams", "pattern4_tcp_streams"),
-    "all TCP designs": ("ftp_tcp", "ftp_sack", "A_single_tcp", "B_persistent_data", "C_persistent_pipelined",
-                        "parallel4_tcp"),
 }
 FIG1_CURVES = ("ftp_tcp", "sctp3_multistream", "sctp4_pipelined", "C_persistent_pipelined")
 PANEL_MAX_TIME_S = 900.0  # simulated seconds a panel session may last (a 30%-loss 1 MB mget lasts a day)
@@ -213,7 +203,7 @@ def _controls() -> dict:
         "rtt_ms": s("rtt_ms", "RTT (ms)", 70),
         "rate_mbps": s("rate_mbps", "bottleneck (Mbit/s)", 1.0, ".1f"),
         "run": s("run", "run (seed)", 0),
-        "designs": dropdown("designs shown", list(DESIGN_GROUPS), "the paper's designs 1-4 (2-4 on SCTP)"),
+        "designs": dropdown("designs", list(DESIGN_GROUPS), "paper's designs 1-4"),
         "file_kb": s("file_kb", "file size (KB; 1024 = 1 MB)", 10),
     }
 
@@ -266,7 +256,11 @@ def make_panel() -> LivePanel:
 def figures() -> dict[str, go.Figure]:
     """Return the chapter's static figures: figures 4 and 5 re-run (stored sweep), figure 1 (cwnd across
     files), space-time diagrams of designs 1, B, C and A, head-of-line blocking, parallel sessions."""
-    out = {"fig4_10KB": sweep_figure(10 * 1024), "fig5_1MB": sweep_figure(1 << 20)}
+    out = {}
+    for i, group in enumerate(DESIGN_GROUPS):
+        tag = ("", "_tcp_alternatives", "_sack_parallel", "_tcp_patterns")[i]
+        out[f"fig4_10KB{tag}"] = sweep_figure(10 * 1024, group)
+        out[f"fig5_1MB{tag}"] = sweep_figure(1 << 20, group)
     cw = cwnd_figure(title="Figure 1 re-run: the server's cwnd across 10 x 100 KB files, no loss")
     draw_cwnd(cw, {c: run_traced(curve_params(c, 0.0, 100 * 1024), 0) for c in FIG1_CURVES})
     out["fig1_cwnd"] = cw
@@ -280,5 +274,5 @@ def figures() -> dict[str, go.Figure]:
 
 def warm() -> None:
     """Run each design once on a tiny session (compiles the packet kernel)."""
-    for c in DESIGN_GROUPS["all TCP designs"] + STAND_INS + SCTP_CURVES:
+    for c in dict.fromkeys(c for g in DESIGN_GROUPS.values() for c in g):
         run_traced(curve_params(c, 0.01, 2048, n_files=2), 0)

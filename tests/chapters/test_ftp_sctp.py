@@ -42,14 +42,14 @@ def test_every_design_group_runs_and_stand_ins_are_labelled():
     for g in ch.DESIGN_GROUPS:
         p.set(designs=g)
         assert p.last_error is None
-        if "not SCTP" in g:
+        if "patterns" in g:
             assert "NOT SCTP" in p.message
-    p.set(designs="the paper's designs 1-4 (2-4 on SCTP)")
+    p.set(designs="paper's designs 1-4")
 
 
 def test_panel_params_map_the_sliders_to_the_testbed():
     v = {"loss_pct": 0.3, "n_files": 4, "rtt_ms": 70, "rate_mbps": 1.0, "run": 0, "file_kb": 10,
-         "designs": "all TCP designs"}
+         "designs": "1 vs TCP alternatives A-C"}
     prm = ch.panel_params(v, "ftp_tcp")
     assert prm.loss == pytest.approx(0.003) and prm.one_way_delay_s == pytest.approx(0.035)
     assert prm.file_size_bytes == 10240 and prm.rate_bps == 1e6 and prm.n_files == 4

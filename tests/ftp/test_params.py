@@ -39,3 +39,15 @@ def test_paper_design_1_runs_and_rtt_is_twice_the_delay():
     p = FtpParams(**paper_design(1), n_files=1, file_size_bytes=100)
     assert p.rtt_s == pytest.approx(0.07)
     assert run_transfer(p).completed
+
+
+def test_loss_direction_is_validated_and_puts_loss_on_one_pipe_only():
+    with pytest.raises(ValueError, match="loss_direction='up'"):
+        FtpParams(loss_direction="up")
+    from simcore.ftp import run_traced
+
+    for direction, lossy in (("client_to_server", (True, False)), ("server_to_client", (False, True)),
+                             ("both", (True, True))):
+        _, res, _ = run_traced(FtpParams(n_files=3, loss=0.2, loss_direction=direction), 1)
+        # link 0 carries the client's packets to the server (node 0 -> node 1), link 1 the way back
+        assert [bool(d > 0) for d in res.link_drops_loss] == list(lossy), direction
