@@ -195,6 +195,28 @@ def space_time_figure(curve: str, params: FtpParams | None = None, seed: int = 0
         if dx:
             fig.add_scatter(x=dx, y=dy, mode="markers", name=f"{role} packet lost", marker_symbol="x",
                             marker=dict(color="#D55E00", size=9))
+    hx, hy, ht = [], [], []  # handshake packets, labelled where they leave (questions ask to count them)
+    sctp = p.transport == "sctp"
+    for i in sent:
+        f = int(pt.flags[i])
+        if (not f & 1 and not f & 32) or f & 4:  # SYN / INIT or a cookie; not a FIN / SHUTDOWN
+            continue
+        c = int(pt.conn[i])
+        if c >= len(pl.conns):
+            continue
+        opener = pt.direction[i] == 0
+        if sctp:
+            name = ("INIT" if opener else "INIT-ACK") if f & 1 else ("COOKIE-ECHO" if opener else "COOKIE-ACK")
+        else:
+            name = "SYN" if opener else "SYN-ACK"
+        sender = pl.conns[c].client if opener else pl.conns[c].server
+        hx.append(0.04 if sender != SERVER else 0.96)
+        hy.append(pt.time_s[i] - t0 - 0.02)
+        ht.append(name + (" (again)" if f & 16 else ""))
+    if hx:
+        fig.add_scatter(x=hx, y=hy, mode="text", text=ht, name="handshake packets, where they leave",
+                        textposition=["bottom right" if x < 0.5 else "bottom left" for x in hx],
+                        textfont=dict(size=9, color="#444"), hoverinfo="y+text")
     lx, ly, lt = [], [], []
     for k, m in enumerate(pl.msgs):
         if pl.kind[k] == "data" or pl.file[k] < 0 or not np.isfinite(res.message_write_s[k]):
