@@ -58,14 +58,20 @@ def test_panel_params_map_the_sliders_to_the_testbed():
 def test_space_time_diagram_shows_the_hand_counted_commands():
     def labels(curve):
         fig = figs.space_time_figure(curve)  # 2 files of 10 KB, no loss
-        texts = next(t for t in fig.data if t.mode == "text").text  # labels written together are joined
-        return [part for t in texts for part in t.split(", ")]
+        texts = next(t for t in fig.data if t.name.startswith("commands")).text  # written together: joined
+        shakes = next(t for t in fig.data if t.name.startswith("handshake")).text
+        return [part for t in texts for part in t.split(", ")] + list(shakes)
 
     one = labels("ftp_tcp")
     # design 1: a PORT for the listing and for each of the 2 files, SIZE and RETR per file, a 226 each
     assert one.count("PORT") == 3 and one.count("RETR file01") == 1 and one.count("226") == 3
+    # ... and a data connection per transfer, each opened by ftpd (active mode): one SYN and one SYN-ACK each
+    assert one.count("SYN") == 3 and one.count("SYN-ACK") == 3
     c = labels("C_persistent_pipelined")
     assert c.count("PORT") == 1 and c.count("SIZE file02") == 1  # one data connection, then pipelined
+    assert c.count("SYN") == 1
+    two = labels("sctp2_ftp")  # an association per transfer: INIT, INIT-ACK, COOKIE-ECHO, COOKIE-ACK
+    assert [two.count(k) for k in ("INIT", "INIT-ACK", "COOKIE-ECHO", "COOKIE-ACK")] == [3, 3, 3, 3]
 
 
 def test_figure_1_design_1_restarts_at_one_segment_per_data_connection():
