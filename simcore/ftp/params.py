@@ -46,11 +46,10 @@ TCP_ASSUMED = TcpParams.preset("freebsd46", rwnd_bytes=32768)
 # RFC 2960 plus the implementers' guide (the paper cites both, and blames the guide's Max.Burst rule), years
 # before RFC 4960 (2007) brought HTNA, Fast Recovery, the 4-MTU ssthresh floor and the 3rd-miss fast
 # retransmit. One override, an assumption, as for TCP: the window is 32768 bytes (the same socket-buffer
-# cap as TCP_ASSUMED, so that the designs differ by protocol, not by buffer). A second: Max.Init.Retransmits
-# 100 instead of 8, because the paper reports every mget finishing, while at 30% loss each way an INIT /
-# INIT-ACK exchange fails half the time, so 9 attempts in a row fail for about 1 association in 400 and,
-# with RFC 2960's limit, design 2 (an association per file) would lose about one mget in 30.
-SCTP_ASSUMED = SctpParams.preset("rfc2960", rwnd_bytes=32768, max_init_retransmits=100)
+# cap as TCP_ASSUMED, so that the designs differ by protocol, not by buffer). Max.Init.Retransmits stays at
+# 8, RFC 2960's value and KAME's (SCTP_DEF_MAX_INIT 8 in KAME's sctp_constants.h, 2002-2003): at high loss
+# an association may be given up, and the session with it (``Transfer.gave_up``), a result the chapter shows.
+SCTP_ASSUMED = SctpParams.preset("rfc2960", rwnd_bytes=32768)
 LOSS_WHERE = ("arrival", "after_transmission")
 # Which of the router's two pipes loses packets. The paper (sec. 6) gives bandwidth and delay "for the link
 # from the client to the server and vice versa", and a loss ratio without saying for which direction.

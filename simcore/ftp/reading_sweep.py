@@ -22,6 +22,7 @@ import numpy as np
 from simcore._validate import check_choice, check_int
 
 from .claims import verdicts
+from .figure_sweep import MAX_TIME_S as FIGURE_MAX_TIME_S
 from .params import FtpParams, paper_design
 from .readings import READINGS, reading, reading_params
 from .sampling import runs_needed
@@ -33,7 +34,7 @@ __all__ = ["READINGS_CSV", "VERDICTS_CSV", "MAX_TIME_S", "SEEDS", "SIZES", "read
 DATA = Path(__file__).resolve().parents[2] / "data"
 READINGS_CSV = DATA / "ftp_sctp_readings.csv"
 VERDICTS_CSV = DATA / "ftp_sctp_verdicts.csv"
-MAX_TIME_S = 1e6
+MAX_TIME_S = FIGURE_MAX_TIME_S  # the same limit as the figure sweep
 SIZES = (10 * 1024, 1 << 20)
 SEEDS = {10 * 1024: 100, 1 << 20: 30}  # sessions per lossy point
 FIELDS = ("reading", "file_size_bytes", "loss", "design", "n_runs", "n_done", "n_gave_up", "mean_s", "sd_s",
