@@ -95,7 +95,8 @@ class Plan:
         p = self.params
         def link(lossy: bool) -> LinkParams:
             return LinkParams(rate_bps=p.rate_bps, delay_s=p.one_way_delay_s, queue_packets=p.queue_packets,
-                              loss_prob=p.loss if lossy else 0.0, loss_where=p.loss_where)
+                              loss_prob=p.loss if lossy else 0.0, loss_where=p.loss_where,
+                              spared_retransmissions=p.spared_retransmissions if lossy else ())
 
         # link 0 is node 0 (CLIENT) -> node 1 (SERVER), link 1 the way back
         net = chain(1, link(p.loss_direction != "server_to_client"), link(p.loss_direction != "client_to_server"))

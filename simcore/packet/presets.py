@@ -34,6 +34,11 @@ testing techniques for network protocols, as applied to TCP, UDP, and Sockets*, 
   - initial_rto_s 3, min_rto_s 1, max_rto_s 64: TCPTV_RTOBASE = 3 s, TCPTV_MIN = 1 s, TCPTV_REXMTMAX = 64 s.
   - timestamps: net.inet.tcp.rfc1323 = 1 (RFC 1323 options on by default).
   - rwnd_bytes 65536: net.inet.tcp.recvspace (64 KB in FreeBSD 4; not checked against the 4.6 source here).
+  - giving up (Netsem's FreeBSD 4.6 parameters, from tcp_timer.h / tcp_timer.c / tcp_syncache.c):
+    syn_backoff 'bsd' (tcp_syn_backoff = 1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 64, 64, 64 times the 3 s base: SYNs
+    at 0, 3, 6, 9, 12, 15, 21, 33 and 57 s), connect_timeout_s 75 (TCPTV_KEEP_INIT: the connect() fails with
+    ETIMEDOUT), max_retransmits 12 (TCP_MAXRXTSHIFT: the 13th timeout in a row drops the connection),
+    synack_retries 3 (SYNCACHE_MAXREXMTS).
   approximated: Limited Transmit (tcp_do_rfc3042) is off, as it came later; the local-network initial
   window of 4 is not applied.
 
@@ -69,7 +74,8 @@ PRESETS: dict[str, dict] = {
                       max_rto_s=64.0, rwnd_bytes=8192, restart_after_idle=True),
     "freebsd46": dict(variant="newreno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.1,
                       timer_granularity_s=0.01, initial_rto_s=3.0, min_rto_s=1.0, max_rto_s=64.0,
-                      timestamps=True, rwnd_bytes=65536, restart_after_idle=True),
+                      timestamps=True, rwnd_bytes=65536, restart_after_idle=True, syn_backoff="bsd",
+                      connect_timeout_s=75.0, max_retransmits=12, synack_retries=3),
     "rfc5681": dict(),
     "linux": dict(variant="sack", initial_window_segments=10, min_rto_s=0.2, initial_rto_s=1.0, max_rto_s=120.0,
                   delayed_ack=True, delayed_ack_timeout_s=0.04, timestamps=True, limited_transmit=True,
