@@ -8,6 +8,7 @@ verdicts (a test checks that it is what the computation gives).
 from __future__ import annotations
 
 import math
+import textwrap
 
 from simcore.ftp.claims import CLAIMS, verdicts
 from simcore.ftp.reading_sweep import SIZES, evidence_rows, load_readings
@@ -17,6 +18,7 @@ __all__ = ["SHORT", "claims_table_text", "claims_why_text", "evidence_text", "ba
 
 SHORT = {"percent": "0.1/0.3%", "fraction": "10/30%", "fraction_c2s": "10/30% c>s", "fraction_s2c": "10/30% s>c",
          "between": "1/3%", "spared_sctp": "10/30% S-rtx", "spared_all": "10/30% rtx"}
+WIDTH = 110  # printed lines: no wrapping at 1400 px with the file browser open
 _CELL = {"yes": "yes", "no": "no", "not resolved": "unresolved", "not measurable": "n/m"}
 
 
@@ -80,9 +82,9 @@ def evidence_text(records: list[dict] | None = None) -> str:
         gave = sum(ev[(n, s)]["gave_up"] for s in SIZES)
         runs = sum(ev[(n, s)]["runs"] for s in SIZES)
         lines.append(f"{SHORT.get(n, n):14}{cells}{f'{held[0]} of 3 / {held[1]} of 3':>27}{f'{gave}/{runs}':>9}")
-    lines.append("runs: the most sessions any design needs at the reading's highest loss for a 90% interval of "
-                 "+-0.5 s (sigma from the sweep); hours: those sessions' testbed time, four designs; gave up: "
-                 "sessions at that loss whose transport gave up")
+    lines += textwrap.wrap("runs: the most sessions any design needs at the reading's highest loss for a 90% "
+                           "interval of +-0.5 s (sigma from the sweep); hours: those sessions' testbed time, four "
+                           "designs; gave up: sessions at that loss whose transport gave up", WIDTH)
     return "\n".join(lines)
 
 
@@ -121,7 +123,7 @@ def balance_text(records: list[dict] | None = None) -> str:
     both = [n for n in best if n in feasible]
     end = (" One reading is best on both counts: " + label(both[0]) + "." if both else
            " No reading is best on both counts: the method and the reported trends point different ways.")
-    return method + " " + claims + end
+    return "\n".join(textwrap.wrap(method, WIDTH) + textwrap.wrap(claims + end, WIDTH))
 
 
 FEASIBLE_RUNS = 1000  # sessions a point: hours of testbed time for 10 x 10 KB, about a day for 10 x 1 MB

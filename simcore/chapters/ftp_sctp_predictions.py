@@ -58,7 +58,7 @@ def window_prediction() -> ChoicePrediction:
                      "in flight when the next file is written, and the window stays open."))
 
 
-SAMPLE_SIZE_CHOICES = ("about 10", "about 100", "about 10,000", "a million or more")
+SAMPLE_SIZE_CHOICES = ("fewer than 30", "30 to 1,000", "1,000 to a million", "more than a million")
 
 
 def _sample_size_answer(records=None) -> tuple[str, int]:
@@ -66,7 +66,7 @@ def _sample_size_answer(records=None) -> tuple[str, int]:
     r = next(x for x in recs if x["reading"] == "fraction" and x["file_size_bytes"] == 10 * 1024
              and x["loss"] == 0.3 and x["design"] == 1)
     n = runs_needed(r["sd_s"])
-    k = sum(n >= edge for edge in (30, 1000, 100_000))  # the buckets' edges, between the choices' sizes
+    k = sum(n >= edge for edge in (30, 1000, 1_000_000))  # the choices' edges
     return SAMPLE_SIZE_CHOICES[k], n
 
 

@@ -35,9 +35,10 @@ class Transfer:
     time_s: float  # the paper's measure: to the arrival of the last file's 226
     complete_s: float  # to when the client holds every file and every 226
     completed: bool
-    gave_up: bool  # a connection or association was given up by its transport (the session cannot finish)
-    gave_up_s: float  # when the first was given up: from the first packet after mget (from the session's
-    # start if the control connection never came up, so the mget never began); nan: none given up
+    gave_up: bool  # the session did not finish because a transport gave a connection or association up
+    gave_up_s: float  # when a transport first gave a connection up: from the first packet after mget (from the
+    # session's start if the control connection never came up); nan: none given up (a session that finished
+    # may still have one given up after its last 226, e.g. while closing)
     start_s: float  # absolute simulated time of the first packet after mget (login came before)
     file_data_s: np.ndarray  # (n_files,) each file's last byte at the client
     file_226_s: np.ndarray  # (n_files,) each file's 226 at the client
@@ -78,7 +79,7 @@ def _record(p: FtpParams, pl: Plan, res, passes: int) -> Transfer:
     ab = res.aborted_s[np.isfinite(res.aborted_s)] - (t0 if np.isfinite(t0) else 0.0)
     return Transfer(
         time_s=time_s, complete_s=complete_s, completed=completed, start_s=t0,
-        gave_up=bool(ab.size), gave_up_s=float(ab.min()) if ab.size else float("nan"),
+        gave_up=bool(ab.size) and not completed, gave_up_s=float(ab.min()) if ab.size else float("nan"),
         file_data_s=data_at, file_226_s=at_226, control_bytes=ctrl,
         data_bytes=int(sum(pl.msgs[i].size_bytes for i in range(len(pl.msgs))
                            if pl.kind[i] == "data" and pl.file[i] > 0 and np.isfinite(done[i]))),
