@@ -55,7 +55,7 @@ SLIDER_RANGES = {
     "run": (0, 29, 1),
     "file_kb": (1, 1024, 1),
 }
-FIG1_CURVES = ("ftp_tcp", "sctp3_multistream", "sctp4_pipelined", "C_persistent_pipelined")
+FIG1_CURVES = ("ftp_tcp", "sctp3_multistream", "sctp4_pipelined")  # restarts, clamped by Max.Burst, kept open
 PANEL_MAX_TIME_S = 900.0  # simulated seconds a panel session may last (a 30%-loss 1 MB mget lasts a day)
 
 

@@ -194,7 +194,7 @@ def space_time_figure(curve: str, params: FtpParams | None = None, seed: int = 0
                             line=dict(color=ROLE_COLORS[role], width=1), hoverinfo="y")
         if dx:
             fig.add_scatter(x=dx, y=dy, mode="markers", name=f"{role} packet lost", marker_symbol="x",
-                            marker=dict(color="#D55E00", size=9))
+                            marker=dict(color="#000000", size=9))  # black: vermillion is control's orange family
     hx, hy, ht = [], [], []  # handshake packets, labelled where they leave (questions ask to count them)
     sctp = p.transport == "sctp"
     for i in sent:
