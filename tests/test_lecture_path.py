@@ -32,7 +32,7 @@ MAIN_PATH_WORDS = {
     "00b_tcp_primer": 1344,
     "01_admission_control": 3540,
     "02_satellite_proxies": 3698,
-    "03_ftp_sctp": 3851,
+    "03_ftp_sctp": 1372,
     "04_delay_model": 5161,
     "05_object_packaging": 4423,
 }
@@ -43,7 +43,7 @@ WRAPPING_LINES = {
     "00b_tcp_primer": 0,
     "01_admission_control": 73,
     "02_satellite_proxies": 14,
-    "03_ftp_sctp": 7,
+    "03_ftp_sctp": 0,
     "04_delay_model": 3,
     "05_object_packaging": 6,
 }
