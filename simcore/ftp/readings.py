@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcore._validate import check_choice
+from simcore._validate import check_choice, store_python_numbers
 
 from .params import LOSS_DIRECTIONS
 
@@ -40,7 +40,16 @@ class Reading:
     wording: str
 
     def __post_init__(self):
+        store_python_numbers(self)
+        for field in ("name", "label", "wording"):
+            if type(getattr(self, field)) is not str:
+                raise ValueError(f"{field}={getattr(self, field)!r} is not allowed: must be a str")
         check_choice("loss_direction", self.loss_direction, LOSS_DIRECTIONS)
+        if type(self.spared) is not tuple:
+            raise ValueError(f"spared={self.spared!r} is not allowed: must be a tuple of 'tcp' / 'sctp'")
+        if type(self.losses) is not tuple or len(self.losses) != 3 or not all(
+                type(p) is float for p in self.losses):
+            raise ValueError(f"losses={self.losses!r} is not allowed: must be a tuple of three floats")
         for t in self.spared:
             check_choice("spared", t, ("tcp", "sctp"))
         if self.losses[0] != 0.0 or not 0.0 < self.losses[1] < self.losses[2] < 1.0:
