@@ -4,7 +4,8 @@ JupyterLab runs on loopback (no token) from a copy of a checkout's ``labs/``; Pl
 Chromium (headless) at 1400 x 1000 px. For each chapter: open it, run all cells, then move every control of
 every live panel (an output holding both controls and a plotly plot): each slider is dragged with the mouse
 to K positions across its range (default 15, ``--quick`` 4) in a fixed shuffled order, each dropdown set to
-up to K of its options, each checkbox toggled; after a control's moves its start value is restored.
+up to K of its options, each checkbox toggled; after a control's moves its start value is restored. Predictions that
+veil a panel (``simcore.predict``) are committed first, as a student would (``--veiled``: move under the veil).
 
 Per move, in the page's own clock: from the input event (pointerup / change) until the panel's plots have
 stopped changing (last DOM mutation inside a ``.js-plotly-plot``) and the kernel is idle again (last
@@ -527,19 +528,69 @@ def move_once(page, control: dict) -> dict | None:
     return move_control(page, control, "toggle")
 
 
+# Predictions (simcore.predict): each veiled panel or gated output, how it looks, and the prediction widgets.
+_VEIL_JS = """() => Array.from(document.querySelectorAll(
+    '.jp-OutputArea-output .simcore-live-panel.simcore-veiled, .jp-OutputArea-output .simcore-gated-output'))
+  .map(p => {
+    const res = p.querySelector('.simcore-result'), first = res && res.firstElementChild;
+    const plot = p.querySelector('.js-plotly-plot'), cs = first ? getComputedStyle(first) : null;
+    const note = p.querySelector('.simcore-gated-output > .widget-html');
+    return {kind: p.classList.contains('simcore-gated-output') ? 'output' : 'panel',
+            veiled: p.classList.contains('simcore-veiled')
+                    || (!!note && getComputedStyle(note).display !== 'none'),
+            filter: cs ? cs.filter : '', pointer: cs ? cs.pointerEvents : '',
+            overlay: res ? getComputedStyle(res, '::after').content : '',
+            plot_height: plot ? Math.round(plot.getBoundingClientRect().height) : 0,
+            status: res && res.nextElementSibling ? res.nextElementSibling.innerText : '',
+            text: p.innerText.slice(0, 400)};
+  })"""
+
+
+def veil_state(page) -> list[dict]:
+    """Return every veiled panel and every gated output in the page: {'kind': 'panel' | 'output', 'veiled',
+    'filter' and 'pointer' (computed style of the veiled plots), 'overlay' (the veil's text), 'plot_height',
+    'status' (a panel's status line), 'text' (what a student can read in it)}."""
+    return page.evaluate(_VEIL_JS)
+
+
+def commit_predictions(page, number: str = "1") -> int:
+    """Commit every prediction of the page as a student would (type ``number`` or pick the first choice, click
+    "Commit prediction"); wait until each shows its verdict. Return how many were committed."""
+    preds = page.locator(".jp-OutputArea-output .simcore-prediction")
+    n = 0
+    for i in range(preds.count()):
+        w = preds.nth(i)
+        button = w.locator("button", has_text="Commit prediction")
+        if not button.count() or button.first.is_disabled():
+            continue
+        w.scroll_into_view_if_needed()
+        text = w.locator("input[type=text]")
+        if text.count():
+            text.first.fill(number)
+            text.first.press("Tab")  # the value reaches the kernel on blur (continuous_update off)
+        else:
+            w.locator("input[type=radio]").first.check()
+        button.first.click()
+        w.locator(".simcore-verdict").first.wait_for(timeout=60_000)
+        n += 1
+    return n
+
+
 _PY_MS = re.compile(r"(?:re-ran in|Python)\s+(\d+(?:\.\d+)?)\s*ms")
 
 
-def bench_chapter(browser, url: str, log_path: Path, notebook: str, k: int, seed: int = 1) -> dict:
+def bench_chapter(browser, url: str, log_path: Path, notebook: str, k: int, seed: int = 1,
+                  veiled: bool = False) -> dict:
     log: dict = {}
     tb_before_open = _tracebacks(log_path)
     page = open_chapter(browser, url, notebook, log)
     tb_load = _tracebacks(log_path, page) - tb_before_open
+    committed = 0 if veiled or k == 0 else commit_predictions(page)  # as a student would, before moving
     rng = random.Random(seed)
     panels = find_panels(page)
     out = {"chapter": notebook, "panels": [], "load_s": log["load_s"], "load_bytes": log["load_bytes"],
            "first_live_plot_s": log["first_live_plot_s"], "run_all_s": log["run_all_s"],
-           "phases": log["phases"],
+           "phases": log["phases"], "predictions_committed": committed,
            "kernel_exceptions_load": tb_load}
     for panel in panels if k > 0 else []:
         state0 = page.evaluate(_PANEL_STATE_JS, panel["index"])
@@ -617,6 +668,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lab-log", type=Path, default=None, help="copy JupyterLab's (and the kernel's) log here")
     ap.add_argument("--no-warm", action="store_true", help="do not run `python -m simcore warm` first")
     ap.add_argument("--first-plot-only", action="store_true", help="time the first live plots, move nothing")
+    ap.add_argument("--veiled", action="store_true",
+                    help="move the controls of panels a prediction veils without committing it first")
     ap.add_argument("--no-running-lab", action="store_true",
                     help="skip the second figure (chapters opened one after another in one running lab)")
     args = ap.parse_args(argv)
@@ -640,10 +693,11 @@ def main(argv: list[str] | None = None) -> int:
                 browser = pw.chromium.launch(executable_path=args.chromium, args=CHROMIUM_FLAGS, headless=True)
                 for nb in chapters:
                     t = time.monotonic()
-                    res = bench_chapter(browser, url, log_path, nb, k)
+                    res = bench_chapter(browser, url, log_path, nb, k, veiled=args.veiled)
                     shutdown_sessions(url)
                     results.append(res)
-                    print(f"{nb}: {time.monotonic() - t:.0f} s, {len(res['console_errors'])} console errors, "
+                    print(f"{nb}: {time.monotonic() - t:.0f} s, {res['predictions_committed']} predictions committed "
+                          f"before the moves, {len(res['console_errors'])} console errors, "
                           f"load {res['load_s']:.1f} s, {res['total_bytes'] / 1e6:.1f} MB in all", flush=True)
                 if not args.no_running_lab:
                     in_lab = open_in_running_lab(browser, url, chapters)

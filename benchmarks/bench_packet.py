@@ -27,7 +27,7 @@ from simcore.packet import (
     jain_index,
     simulate,
 )
-from simcore.packet._kernel import run
+from simcore.packet.kernel.loop import run
 from simcore.packet.simulate import _build
 
 

@@ -3,7 +3,7 @@
 numba keys a cached function on its own source file only. simcore's kernels call (and often inline)
 functions from other files: every event-driven kernel uses ``simcore.engine``'s heap, the admission
 kernel uses the fluid kernel, the packet kernels freeze the constants and record dtypes of
-``packet/_layout.py`` and call one another across ``packet/_*.py``. An edit there would leave stale
+``packet/kernel/layout.py`` and call one another across ``packet/``'s folders. An edit there would leave stale
 machine code in the cache. So on import this module hashes every simcore source
 file that defines numba code and, when the hash differs from the one recorded, deletes simcore's
 ``*.nbi``/``*.nbc`` cache files, both beside the sources (``__pycache__``) and under ``NUMBA_CACHE_DIR``

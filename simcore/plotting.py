@@ -311,6 +311,9 @@ class LivePanel:
     compile_notice: optional ``() -> str | None`` asked before the first run (e.g.
         ``functools.partial(simcore.warm.cold_notice, "packet")``); a message (kernels still cold) is shown
         at once below the cell and in the status line while the first run compiles, then removed.
+    gate: a ``simcore.predict`` Prediction, or several: until each is committed the panel is veiled (its
+        plots blurred under an overlay, its status line replaced by a note; controls stay usable and the
+        plots keep redrawing underneath), see ``simcore.predict.gate``. ``set_veiled`` does it by hand.
     ``last_run_ms`` is the Python time of the last update. The page writes the time the student waited
     (input event to the last plot redrawn) into the note under the status line (``wait_note``, a widget
     Python never changes), with no message back to the kernel. redraw_ack: also have the page
@@ -330,6 +333,7 @@ class LivePanel:
         idle: Callable[[dict], Mapping[str, str]] | None = None,
         compile_notice: Callable[[], str | None] | None = None,
         redraw_ack: bool = False,
+        gate=None,
     ):
         self.controls = dict(controls)
         self.update = update
@@ -347,7 +351,10 @@ class LivePanel:
         self._message = ""
         self._idle_note = ""
         self._pending: dict[int, int] = {}
+        self._timing = ""
         self._t_change = 0.0
+        self.veiled = False
+        self._style = None
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
             control.layout.width = "auto"
@@ -363,8 +370,11 @@ class LivePanel:
         parts: list[widgets.Widget] = []
         if title:
             parts.append(widgets.HTML(f"<b>{html.escape(title)}</b>"))
-        parts += [grid, *(f.widget if isinstance(f, LiveFigure) else f for f in self.figures), self.status,
-                  self.wait_note]
+        # the plots: what a prediction's gate veils (simcore.predict)
+        self.result = widgets.VBox([f.widget if isinstance(f, LiveFigure) else f for f in self.figures],
+                                   layout=widgets.Layout(width="100%"))
+        self.result.add_class("simcore-result")
+        parts += [grid, self.result, self.status, self.wait_note]
         self.widget = widgets.VBox(parts, layout=widgets.Layout(width="100%"))
         self.widget.add_class("simcore-live-panel")
         self.compile_note = compile_notice() if compile_notice else None
@@ -377,6 +387,25 @@ class LivePanel:
             from IPython.display import HTML
 
             shown.update(HTML(""))
+        if gate is not None:
+            from simcore.predict import Prediction
+            from simcore.predict import gate as _gate
+
+            _gate(self, *([gate] if isinstance(gate, Prediction) else list(gate)))
+
+    def set_veiled(self, veiled: bool) -> None:
+        """Veil the panel (plots blurred under an overlay, status line replaced by a note) or reveal it."""
+        from simcore.predict.view import style_widget
+
+        self.veiled = bool(veiled)
+        if self.veiled and self._style is None:  # the veil's CSS travels with the panel
+            self._style = style_widget()
+            self.widget.children = (*self.widget.children, self._style)
+        if self.veiled:
+            self.widget.add_class("simcore-veiled")
+        else:
+            self.widget.remove_class("simcore-veiled")
+        self._show(self._timing)
 
     def values(self) -> dict:
         """Return the controls' current values by name."""
@@ -434,7 +463,15 @@ class LivePanel:
                            f"Python {self.last_run_ms:.0f} ms)")
 
     def _show(self, timing: str) -> None:
-        self.status.value = f"{self._message} <span style='color:#777'>{timing}</span>{self._idle_note}"
+        self._timing = timing
+        if self.last_error is not None:
+            return  # the error stays in the status line (it tells the student why nothing was drawn)
+        message = self._message
+        if self.veiled:
+            from simcore.predict.view import VEIL_TEXT
+
+            message = f"<i>{VEIL_TEXT}: the numbers appear here once it is committed.</i>"
+        self.status.value = f"{message} <span style='color:#777'>{timing}</span>{self._idle_note}"
 
     def set(self, **values) -> None:
         """Set controls by name (as a student moving sliders would); each change re-runs ``update``."""
@@ -452,4 +489,12 @@ class LivePanel:
         """Return the panel as static HTML: its settings, its figures as plotly charts, its status line."""
         settings = [(getattr(c, "description", "") or name, c.value) for name, c in self.controls.items()]
         status = self.status.value if self.last_error else self.message
-        return static.panel_html(self.title, settings, self.figures, status)
+        page = static.panel_html(self.title, settings, self.figures, status)
+        if self.veiled:  # nothing committed in a book: the snapshot sits behind a toggle
+            from simcore.predict.static_html import veiled_html
+
+            settings_html = ", ".join(f"{html.escape(label)} <b>{html.escape(static._format_value(v))}</b>"
+                                      for label, v in settings)
+            head = f"<p><b>{html.escape(self.title)}</b> ({settings_html})</p>" if self.title else ""
+            return head + veiled_html(page)
+        return page

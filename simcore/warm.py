@@ -60,18 +60,18 @@ def _warm_delay() -> None:
 # quiet machine's wall time comes to); shown to a student whose first run will compile them.
 # With SCTP merged, after compile4's trims (2026-11-24): 31-35 s CPU beside main's 43-54 s in side-by-side runs
 # on the busy machine (~ -20 %); 35 stays as the rounded-up figure.
-# After compile5 (error_model="numpy", _numba_fixes, 2026-11-24): 22.9-30.7 s CPU beside main's 29.5-35.7 s in
+# After compile5 (error_model="numpy", _numba.fixes, 2026-11-24): 22.9-30.7 s CPU beside main's 29.5-35.7 s in
 # side-by-side runs on the busy machine (-15 % to -22 %; 22.9 s CPU / 26.1 s wall at load 2); 30 is the
 # rounded-up figure. Merged with main's event lanes: 24.0-25.7 s CPU beside that main's 30.8-31.9 s (load 1-3).
 PACKET_COMPILE_S = 30
 
 
 def packet_kernels_cached() -> bool:
-    """Return True if numba's cache holds a compiled packet event loop (``simcore.packet._kernel.run``)
+    """Return True if numba's cache holds a compiled packet event loop (``simcore.packet.kernel.loop.run``)
     for the current sources, i.e. a first ``simulate`` will load it instead of compiling (for about
     ``PACKET_COMPILE_S`` seconds). Never raises: when numba's cache cannot be read, returns False."""
     try:
-        from simcore.packet._kernel import run
+        from simcore.packet.kernel.loop import run
 
         if run.signatures:  # compiled (or loaded) in this process already
             return True

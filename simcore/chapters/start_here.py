@@ -19,11 +19,12 @@ from simcore import theory
 from simcore._validate import check_choice, check_int, check_real
 from simcore.figures import register_figures
 from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
+from simcore.predict import NumberPrediction
 from simcore.queueing import QueueParams, simulate_queue
 from simcore.queueing.ciw_oracle import ciw_replay, ciw_sample
 from simcore.rng import check_seed
 
-__all__ = ["RouterSetting", "delay_curve", "operating_point", "make_panel", "key_numbers",
+__all__ = ["RouterSetting", "delay_curve", "operating_point", "make_panel", "predictions", "key_numbers",
            "cross_checks", "figures"]
 
 PACKET_SIZE_BYTES = 1500
@@ -194,8 +195,31 @@ def _status(point: dict[str, float], setting: RouterSetting) -> str:
             f"X&middot;W = {point['little_XW']:.3f}.")
 
 
-def make_panel(setting: RouterSetting | None = None) -> LivePanel:
-    """Return the live La/R panel: sliders for arrival rate, service distribution, servers and seed."""
+def predictions() -> list[NumberPrediction]:
+    """Return the chapter's "predict, then check" questions: the mean queueing delay at La/R = 0.5 and 0.9
+    on one 10 Mbit/s link with exponential transmission times, in transmission times L/R. The answers are
+    the M/M/1 closed form, rho / (1 - rho); committing one sets the panel to its load."""
+    def ask(rho: float) -> NumberPrediction:
+        rate = round(rho / MEAN_SERVICE_S, 6)
+        setting = {"arrival_rate_pps": rate, "service": "exponential", "servers": 1,
+                   "link_rate_mbps": LINK_RATE_BPS / 1e6}
+        closed = theory.mean_wait_s(rate, MEAN_SERVICE_S, 1, "exponential") / MEAN_SERVICE_S
+        times = "one transmission time" if round(closed, 6) == 1 else f"{closed:.0f} transmission times"
+        return NumberPrediction(
+            f"At $La/R$ = {rho} ({rate:.0f} packets/s, one link, exponential transmission times), how many "
+            "transmission times $L/R$ does a packet wait in the queue on average?",
+            answer=lambda _setting: closed, unit=("transmission time", "transmission times"), rel_tol=0.2,
+            bounds=(0, 1e6), setting=setting,
+            explanation=(f"M/M/1: $W_q = \\dfrac{{\\rho}}{{1-\\rho}}\\,\\dfrac{{L}}{{R}}$, so at $\\rho$ = {rho} "
+                         f"a packet waits {times} on average ({closed * MEAN_SERVICE_S * 1e3:.1f} ms). From "
+                         "0.5 to 0.9 the load grows by less than a factor of 2 but the wait by 9: it grows as "
+                         "$1/(1-\\rho)$, so the last tenth of the link's capacity costs the most."))
+    return [ask(0.5), ask(0.9)]
+
+
+def make_panel(setting: RouterSetting | None = None, *, gate=None) -> LivePanel:
+    """Return the live La/R panel: sliders for arrival rate, service distribution, servers and seed.
+    gate: predictions (``predictions()``) that hold the plot and its numbers back until committed."""
     s = setting or RouterSetting(n_customers=LIVE_CUSTOMERS)
     controls = {
         "arrival_rate_pps": float_slider("arrival rate a (packets/s)", s.arrival_rate_pps, 50, 6000, 10),
@@ -210,7 +234,7 @@ def make_panel(setting: RouterSetting | None = None) -> LivePanel:
         setting_now = RouterSetting(**values, n_customers=s.n_customers)
         return _status(_draw(fig, setting_now, LIVE_CIW_CUSTOMERS), setting_now)
 
-    panel = LivePanel(controls, update, [fig], title="Queueing delay at one router")
+    panel = LivePanel(controls, update, [fig], title="Queueing delay at one router", gate=gate)
     controls["arrival_rate_pps"].layout.grid_column = "1 / -1"  # a long track: 596 values
     return panel
 

@@ -48,9 +48,8 @@ Pieces:
   netem do (default 'after_transmission'); ``dumbbell(..., symmetric_loss=True)`` loses on both directions.
 """
 
-from ._sctp_capture import chunk_bounds as sctp_chunk_bounds
-from ._sctp_wire import message_wire_bytes as sctp_message_wire_bytes
 from .bulk import BulkScenario
+from .capture.sctp_packets import chunk_bounds as sctp_chunk_bounds
 from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
     LOSS_WHERE,
@@ -68,6 +67,7 @@ from .params import (
     TcpParams,
 )
 from .scenarios import bulk_scenario, request_response_scenario
+from .sctp.wire import message_wire_bytes as sctp_message_wire_bytes
 from .sctp_params import SctpParams
 from .simulate import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace, simulate
 from .topology import Dumbbell, chain, dumbbell

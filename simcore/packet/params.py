@@ -76,7 +76,7 @@ class FluidBackground:
     limit; fluid that finds the buffer full is dropped. ``granularity``: "packets" (the fluid enters
     the buffer in ``packet_bytes`` chunks at its rate, admitted by the drop-tail rule like packets but
     without events) or "continuous" (a reflected fluid backlog, counted as backlog / packet_bytes
-    packets; it takes every byte freed at a full buffer). See ``simcore.packet._link``.
+    packets; it takes every byte freed at a full buffer). See ``simcore.packet.kernel.link``.
     """
 
     times_s: tuple[float, ...] = (0.0,)
@@ -345,7 +345,7 @@ class Connection:
     handshake, segments and congestion control, but each message completes as soon as all its bytes have arrived and the
     previous message of the same ``Message.stream`` is complete, so a loss holds up only its own stream (no head-of-line
     blocking across streams; an HTTP/2-like idealisation). 'sctp': an SCTP association (``sctp=SctpParams(...)``,
-    default ``SctpParams()``; ``simcore.packet._sctp``): messages go as DATA chunks on ``Message.stream`` (below
+    default ``SctpParams()``; ``simcore.packet.sctp.sender``): messages go as DATA chunks on ``Message.stream`` (below
     ``n_streams``), delivered in order per stream (or each on arrival with ``SctpParams.unordered``); the closer
     ends the association with SHUTDOWN (no TIME-WAIT). ``multistream=True`` is the old name of 'tcp_streams'
     (kept for older code; prefer ``transport``). ``header_bytes`` overrides the scenario's per-packet header size (TCP).

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ._sctp_capture import chunk_bounds
+from .capture.sctp_packets import chunk_bounds
 from .results import PacketResult
 
 __all__ = ["cwnd_figure", "time_sequence_figure", "queue_figure", "space_time_figure"]

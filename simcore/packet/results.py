@@ -137,7 +137,7 @@ class PacketResult:
         frame, in [94, 262144] (headers are never cut; payloads are zero bytes). See
         ``simcore.packet.capture`` for the headers written.
         """
-        from .capture import write_capture
+        from .capture.export import write_capture
 
         return write_capture(self, path, link=link, capture_point=capture_point, snaplen=snaplen, format=format)
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from simcore._validate import check_bool, check_choice, check_int, check_real
 
-from ._sctp_wire import COMMON_HEADER_BYTES, IPV4_HEADER_BYTES, max_data_payload_bytes
+from .sctp.wire import COMMON_HEADER_BYTES, IPV4_HEADER_BYTES, max_data_payload_bytes
 
 __all__ = ["SctpParams", "MAX_BURST_RULES", "MIN_MTU_BYTES"]
 

@@ -18,10 +18,10 @@ from simcore._validate import check_bool
 from simcore.engine import heap_new
 from simcore.rng import SeedLike, make_generator
 
-from . import _layout as L
-from ._kernel import run
-from ._numba_fixes import compile_fixes
+from ._numba.fixes import compile_fixes
 from .bulk import BulkScenario
+from .kernel import layout as L
+from .kernel.loop import run
 from .params import POOL_RULES, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace
 from .sctp_params import SctpParams
@@ -114,7 +114,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     seg_cap = _seg_cap(sc)
     ooo_cap = seg_cap // 2 + 2
 
-    # Connection slots (_slot.py): the kernel's half and connection rows are taken when a connection is first
+    # Connection slots (kernel/slot.py): the kernel's half and connection rows are taken when a connection is first
     # needed and given back when it is done, so their tables grow (run_to_end) with the connections alive at
     # once, not with all of them (half rows are 512 bytes; ~0.3 GB for every connection at chapter 2's
     # highest load). np.zeros maps pages lazily: rows never taken cost nothing.
@@ -203,9 +203,10 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     st["slot_free"] = slots
     st["n_halves"] = nh
     # Slots are given back only when the first table cannot hold every connection (slots_full: one per connection):
-    # in smaller scenarios there is no memory to save, and the packets in flight are not counted (_link, _slot)
+    # in smaller scenarios there is no memory to save, and the packets in flight are not counted (kernel.link,
+    # kernel.slot)
     st["recycle"] = int(slots < nc)
-    # Prefetching rows (_kernel._hint_next) pays where they no longer fit in the caches (chapter 2's highest load:
+    # Prefetching rows (kernel.loop._hint_next) pays where they no longer fit in the caches (chapter 2's highest load:
     # ~8k connections alive among 275k) and costs ~5-10 % where they do (the 10-flow reference dumbbell).
     st["hint"] = int(caps.get("hint", nc >= _HINT_CONNECTIONS))
     # np.zeros maps its pages lazily: a generous first guess costs only the rows written, while a trace that
@@ -253,7 +254,7 @@ def _half_template() -> np.ndarray:
 
 
 def _empty_lanes() -> np.ndarray:
-    """Return the lanes' heads and counts (``_lane``), every lane empty."""
+    """Return the lanes' heads and counts (``kernel.lane``), every lane empty."""
     lq = np.zeros(L.N_LANES, L.LANEQ)
     lq["t_first"] = np.inf
     return lq
@@ -275,8 +276,8 @@ _ROW_TABLES = (("seg", "seg_free"), ("ooo", "ooo_free"))  # (table, its free lis
 # 256 rows paused the run 12 times and copied ~0.25 GB).
 _FIRST_ROWS = 4096
 _ROW_GROWTH = 4
-_HINT_CONNECTIONS = 20_000  # scenarios with at least this many connections prefetch rows (_kernel._hint_next)
-_FIRST_SLOTS = 4096  # connection slots (_slot.py) at the start; they grow by _ROW_GROWTH too
+_HINT_CONNECTIONS = 20_000  # scenarios with at least this many connections prefetch rows (kernel.loop._hint_next)
+_FIRST_SLOTS = 4096  # connection slots (kernel/slot.py) at the start; they grow by _ROW_GROWTH too
 _FIRST_SHARE = 16  # ... or a 16th of the rows the table can need, if more: chapter 2's highest load (275k
 # connections, ~8k alive at once) then never grows: each growth copied the table (~40 MB) into pages touched
 # for the first time, which cost more than the copy (~2 ms per MB on the virtual machine we measure on)
@@ -339,7 +340,7 @@ def run_to_end(S: L.State) -> L.State:
 
 def _known_events(t: np.ndarray, kind: np.ndarray, arg: np.ndarray) -> tuple:
     """Return the events (time ``t``, ``kind``, ``arg``), numbered in array order, sorted by (time, number):
-    the order in which the kernel takes them (``_kernel.run`` merges them with the heap)."""
+    the order in which the kernel takes them (``kernel.loop.run`` merges them with the heap)."""
     order = np.lexsort((np.arange(t.shape[0]), t))
     return t[order].astype(np.float64), kind[order].astype(np.int64), arg[order].astype(np.int64)
 
@@ -411,7 +412,7 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
         wire = int(p.delay_s * p.rate_bps / 8.0 / smallest) + 2
         pool += wire + min(int(caps_l[i]), 256)
     link["ring_cap"] = caps_l
-    # the links that hold the most packets in flight send their arrivals to lanes, not the heap (_lane.py)
+    # the links that hold the most packets in flight send their arrivals to lanes, not the heap (kernel/lane.py)
     link["lane"] = -1
     bdp = link["rate_Bps"] * link["prop_s"]
     big = [i for i in np.argsort(-bdp, kind="stable")[:L.N_LINK_LANES] if bdp[i] > 0.0]

@@ -3,7 +3,9 @@
 For each chapter in CHAPTERS: open the notebook, run all cells, then check every live panel (an output
 holding controls and a plot): every plot is drawn (> 0 px tall), no legend entry is plotly's default
 "trace N", and every control moved once (each slider dragged, each dropdown set to its next option,
-each checkbox toggled) redraws without an error in the panel. Over the whole chapter: no console error,
+each checkbox toggled) redraws without an error in the panel. Before the moves: every panel a prediction
+gates (``simcore.predict``) is veiled after Run All, and committing every prediction reveals it. Over the
+whole chapter: no console error,
 no uncaught page error, no exception in the kernel (including those of widget-message handlers, which
 land in the kernel's log, not in a cell). The lab and page helpers are those of
 benchmarks/bench_browser.py, which measures the same panels. A screenshot of each chapter is kept in
@@ -77,6 +79,41 @@ def _save_capture(page):
     assert body[:4] == bytes.fromhex("0a0d0d0a") and len(body) > 1000  # a pcapng Section Header Block
 
 
+# chapters that must hold a result back until a prediction is committed (simcore.predict); each chapter
+# joins this list once its "predict, then check" prompts use it
+PREDICTING = {"00_start_here"}
+
+
+def _check_predictions_hold_answers_back(page, notebook):
+    """After Run All nothing is committed: every gated panel's plots are drawn but blurred past reading under
+    the overlay, its status line shows no numbers, a gated output shows only its note; committing every
+    prediction (as a student, through the widgets) reveals them all."""
+    veils = lab.veil_state(page)
+    if notebook in PREDICTING:
+        assert any(v["kind"] == "panel" for v in veils), f"{notebook}: no panel is veiled after Run All"
+    for v in veils:
+        assert v["veiled"], f"{notebook}: a gated {v['kind']} shows its result after Run All: {v['text'][:200]}"
+        if v["kind"] == "panel":
+            assert v["plot_height"] > 0, f"{notebook}: a veiled panel's plot is not even drawn underneath"
+            blur = re.search(r"blur\((\d+(?:\.\d+)?)px\)", v["filter"])
+            assert blur and float(blur.group(1)) >= 8, f"{notebook}: veiled plots not blurred: {v['filter']!r}"
+            assert v["pointer"] == "none", f"{notebook}: veiled plots still answer hover ({v['pointer']})"
+            assert "Commit a prediction" in v["overlay"], v["overlay"]
+            assert "Commit a prediction" in v["status"] and not re.search(r"\d\.\d", v["status"]), (
+                f"{notebook}: a veiled panel's status line prints numbers: {v['status']!r}")
+    if not veils:
+        return
+    page.locator(".jp-OutputArea-output .simcore-veiled, .jp-OutputArea-output .simcore-gated-output").first \
+        .scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"{notebook}-veiled.png"), full_page=False)
+    assert lab.commit_predictions(page) > 0, f"{notebook}: veiled results but no prediction to commit"
+    page.wait_for_function("() => !document.querySelector('.jp-OutputArea-output .simcore-veiled')", timeout=60_000)
+    after = lab.veil_state(page)
+    assert not [v for v in after if v["veiled"]], f"{notebook}: still veiled after every commit: {after}"
+    page.locator(".jp-OutputArea-output .simcore-live-panel").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"{notebook}-revealed.png"), full_page=False)
+
+
 @pytest.mark.parametrize("notebook", CHAPTERS)
 def test_chapter_panels_draw_and_every_control_redraws(lab_server, browser, notebook):
     url, log_path = lab_server
@@ -85,6 +122,7 @@ def test_chapter_panels_draw_and_every_control_redraws(lab_server, browser, note
     log: dict = {}
     page = lab.open_chapter(browser, url, notebook, log)
     try:
+        _check_predictions_hold_answers_back(page, notebook)
         panels = lab.find_panels(page)
         assert panels, "no live panel (controls + plot) rendered"
         for panel in panels:

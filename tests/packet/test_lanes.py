@@ -1,4 +1,4 @@
-"""The packet kernels' event queue (``_lane.py``): FIFO lanes beside the heap must give back every event in
+"""The packet kernels' event queue (``kernel/lane.py``): FIFO lanes beside the heap must give back every event in
 exactly the (time, number) order one heap would, whatever the pushes (in order or not, lanes full or not).
 
 The oracle is independent of the code: each event's number is its push order, so the expected order is a
@@ -11,8 +11,8 @@ import numpy as np
 from numba import njit
 
 from simcore.engine import heap_new, heap_pop
-from simcore.packet import _layout as L
-from simcore.packet._lane import lane_first, lane_pop, lane_push, lane_skip_none, push
+from simcore.packet.kernel import layout as L
+from simcore.packet.kernel.lane import lane_first, lane_pop, lane_push, lane_skip_none, push
 from simcore.packet.simulate import _empty_lanes
 
 
@@ -48,7 +48,7 @@ def _pop_earliest(S):
 
 def _queue(lane_cap: int) -> L.State:
     """A ``State`` with only an event queue (the kernels' own type: a test-only type would end up in the
-    numba cache index of ``_lane``'s functions, which other processes could then not load)."""
+    numba cache index of ``kernel.lane``'s functions, which other processes could then not load)."""
     ht, hs, hk, ha, hm = heap_new(4096)
     lq = _empty_lanes()
     unused = {f: np.zeros(1, np.int64) for f in L.State._fields}

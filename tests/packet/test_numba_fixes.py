@@ -1,4 +1,4 @@
-"""The compile-time fixes of numba (simcore.packet._numba_fixes) return what numba's own code returns, apply to
+"""The compile-time fixes of numba (simcore.packet._numba.fixes) return what numba's own code returns, apply to
 the numba installed, and are gone once the packet kernels are compiled."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from numba import njit
 from numba.core import inline_closurecall, targetconfig
 from numba.core.compiler import Flags
 
-from simcore.packet import _numba_fixes as F
+from simcore.packet._numba import fixes as F
 
 
 def _flag_sets():
@@ -59,7 +59,7 @@ def test_inline_fix_applies_to_this_numba():
     # slower, never different. A numba release must not turn a clean clone's CI red for that, so it is a
     # skip that names the cause (pytest -rs lists it), not a failure.
     if F.FAST_INLINE_IR is None:
-        pytest.skip("numba's InlineWorker.inline_ir changed: the inlining fix of _numba_fixes is off "
+        pytest.skip("numba's InlineWorker.inline_ir changed: the inlining fix of _numba.fixes is off "
                     "(cold compile slower); update it or drop it")
     assert callable(F.FAST_INLINE_IR)
 

@@ -28,7 +28,7 @@ from simcore.packet import (
     dumbbell,
     simulate,
 )
-from simcore.packet._frames import internet_checksum
+from simcore.packet.capture.frames import internet_checksum
 
 D = 0.01
 RATE = 8e6  # 1 byte per microsecond

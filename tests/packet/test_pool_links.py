@@ -1,9 +1,9 @@
 """Two pieces of the packet kernels' plumbing, against oracles written out here in plain Python:
 
-- ``_link.alloc`` / ``release``: the free list holds only released packet slots and the never-used ones come
+- ``kernel.link.alloc`` / ``release``: the free list holds only released packet slots and the never-used ones come
   from a high-water mark (``st.pkt_hw``); the slots must come out exactly as from one stack holding every
   slot, lowest on top (so runs are unchanged), and a full pool must raise its flag;
-- ``_link.link_drain``: it forgets the queued items that have left by ``t``; when the link's last departure
+- ``kernel.link.link_drain``: it forgets the queued items that have left by ``t``; when the link's last departure
   (``free_at``) has passed it skips the ring, which must give the same head, count and bytes as the scan.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.packet import _layout as L
-from simcore.packet._link import alloc, link_drain, release
+from simcore.packet.kernel import layout as L
+from simcore.packet.kernel.link import alloc, link_drain, release
 
 
 def _state(**tables) -> L.State:

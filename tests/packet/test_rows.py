@@ -1,10 +1,10 @@
-"""``_rows``: whole-row copies and 8-byte word access on record arrays, checked against numpy's own views."""
+"""``_numba.rows``: whole-row copies and 8-byte word access on record arrays, checked against numpy's own views."""
 
 import numpy as np
 from numba import njit
 
-from simcore.packet import _layout as L
-from simcore.packet._rows import copy_row, set_word, word
+from simcore.packet._numba.rows import copy_row, set_word, word
+from simcore.packet.kernel import layout as L
 
 
 @njit

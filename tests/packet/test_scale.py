@@ -4,7 +4,7 @@ that outgrows its row tables (paused, grown, resumed) gives bit-identical result
 import numpy as np
 
 from simcore.packet import LinkParams, Scenario, chain, request_response_scenario, simulate
-from simcore.packet import _layout as L
+from simcore.packet.kernel import layout as L
 from simcore.packet.simulate import _build, _result, run_to_end
 
 

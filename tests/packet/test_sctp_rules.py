@@ -1,12 +1,12 @@
-"""SCTP's sender and receiver rules one at a time (``_sctp_cc``, ``_sctp_sack``), each against numbers
+"""SCTP's sender and receiver rules one at a time (``sctp.cc``, ``sctp.sack``), each against numbers
 derived by hand from RFC 4960 (and RFC 2960 where the generations differ)."""
 
 import numpy as np
 import pytest
 
-from simcore.packet import _layout as L
-from simcore.packet import _sctp_cc as cc
-from simcore.packet._sctp_sack import gap_blocks, sack_scan
+from simcore.packet.kernel import layout as L
+from simcore.packet.sctp import cc as cc
+from simcore.packet.sctp.sack import gap_blocks, sack_scan
 
 MTU = 1500
 

@@ -8,9 +8,10 @@ import subprocess
 import numpy as np
 import pytest
 
-from simcore.packet._frames import PROTO_SCTP, FrameFields, TcpOptions, build_frames
-from simcore.packet._pcapfile import pcap_bytes
-from simcore.packet._sctp_chunks import (
+from simcore.packet.capture import host_ip
+from simcore.packet.capture.frames import PROTO_SCTP, FrameFields, TcpOptions, build_frames
+from simcore.packet.capture.pcapfile import pcap_bytes
+from simcore.packet.capture.sctp_chunks import (
     cookie_ack_chunk,
     cookie_echo_chunk,
     data_chunk,
@@ -22,7 +23,6 @@ from simcore.packet._sctp_chunks import (
     shutdown_chunk,
     shutdown_complete_chunk,
 )
-from simcore.packet.capture import host_ip
 
 pytestmark = pytest.mark.tshark
 

@@ -5,8 +5,7 @@ independent implementation that recomputes the checksum. tshark's reading: test_
 import pytest
 from scapy.layers.sctp import SCTP
 
-from simcore.packet import _sctp_wire as w
-from simcore.packet._sctp_chunks import (
+from simcore.packet.capture.sctp_chunks import (
     cookie_ack_chunk,
     cookie_echo_chunk,
     crc32c,
@@ -19,6 +18,7 @@ from simcore.packet._sctp_chunks import (
     shutdown_chunk,
     shutdown_complete_chunk,
 )
+from simcore.packet.sctp import wire as w
 
 
 def test_crc32c_published_vectors():

@@ -1,4 +1,4 @@
-"""Connection slots (``_slot.py``): the kernel's half and connection rows are taken when a connection is first
+"""Connection slots (``kernel/slot.py``): the kernel's half and connection rows are taken when a connection is first
 needed and given back when it is done, so a run of many connections keeps rows only for those alive at once;
 what a connection does never depends on the slot it got."""
 

@@ -1,0 +1,528 @@
+"""Numba TCP sender: RFC 5681 / 6582 / 6675 loss recovery, RFC 3042 Limited Transmit, RFC 6298 timer
+(receiver: ``tcp.receiver``; events: ``tcp.events``; RTT/RTO estimator: ``kernel.rtt``).
+
+Every function takes the state ``S`` (a ``kernel.layout.State``) and a half index ``h``. Sequence numbers
+start at 0 with the SYN; data starts at 1; the FIN takes one number after the data and rides on the last
+data segment when it is queued before that segment leaves (else it goes alone). Segments keep their
+boundaries when retransmitted (the sender's scoreboard is a ring of sent segments per half).
+Every packet a host sends carries the cumulative ACK (and, with SACK, up to three SACK blocks) of the
+half it receives, so ACKs piggyback on data and on the SYN-ACK; pure ACKs are sent only when owed.
+"""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from .._numba.outline import one_signature, outline
+from ..kernel import layout as L
+from ..kernel.delack import delack_cancel
+from ..kernel.link import alloc, give_row, inject, route, take_row
+from ..kernel.ooo import ooo_report
+from ..kernel.rtt import rto_after_syn_timeout, rto_arm, rto_backoff, rtt_sample
+from ..kernel.trace import trace_tcp
+
+_INF = math.inf
+
+
+@one_signature
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def send_packet(S, h, t, flags, seq, seqlen, payload):
+    """Build and send one packet of half ``h`` (with the piggybacked ACK of half h^1); return 1 if sent."""
+    half = S.half
+    pkt = S.pkt
+    p = alloc(S)
+    if p < 0:
+        return 0
+    c = h >> 1
+    r = h ^ 1
+    if half[r].rcv_started == 1:
+        flags |= L.F_ACK
+        pkt[p].ack = half[r].rcv_nxt
+        half[r].ack_owed = 0
+        half[r].dack_bytes = 0
+        delack_cancel(S, r)
+    for b in range(3):
+        pkt[p].sack[2 * b] = -1
+    if S.conn[c].variant == L.V_SACK and half[r].ooo_n > 0:
+        ooo_report(S, r, p)
+    pkt[p].conn = c
+    pkt[p].dir = h & 1
+    pkt[p].seq = seq
+    pkt[p].seqlen = seqlen
+    pkt[p].payload = payload
+    pkt[p].flags = flags
+    pkt[p].ipbytes = payload + S.conn[c].hdr
+    inject(S, p, route(S, h), t)
+    return 1
+
+
+@njit(cache=True, inline="always")
+def _segment_header(S, h, off, t, retx):
+    """Count the send of the segment at ring offset ``off`` of half ``h`` (a retransmission if ``retx``);
+    return its packet's flags, seq, seqlen and payload."""
+    half = S.half
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    idx = half[h].seg_head + off
+    if idx >= cap:
+        idx -= cap
+    seg = S.seg
+    start = S.seg[row, idx].start
+    ln = S.seg[row, idx].len
+    g = seg[row, idx].flags
+    flags = 0
+    payload = ln
+    if g & L.G_SYN:
+        flags |= L.F_SYN
+        payload -= 1
+    if g & L.G_FIN:
+        flags |= L.F_FIN
+        payload -= 1
+    if retx:
+        flags |= L.F_RETX
+        seg[row, idx].flags = g | L.G_RETX
+        half[h].n_retx += 1
+        half[h].rtt_seq = -1  # Karn: no RTT sample while a retransmission is outstanding
+    half[h].n_segs += 1
+    S.half[h].last_send = t
+    return flags, start, ln, payload
+
+
+@one_signature
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def send_segment(S, h, off, t, retx):
+    """Send the segment at ring offset ``off`` of half ``h`` (a retransmission if ``retx``) through a real
+    call of ``send_packet`` (``_numba.outline``): SYNs and retransmissions, off the per-packet path. Callers call it
+    through ``outline`` too: inlined, its IR was read, typed and lowered again at each of its eight callers."""
+    flags, start, ln, payload = _segment_header(S, h, off, t, retx)
+    outline(send_packet, (S, h, t, flags, start, ln, payload))
+
+
+@one_signature
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _append_segment(S, h, start, ln, g):
+    half = S.half
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    n = half[h].seg_n
+    idx = half[h].seg_head + n
+    if idx >= cap:
+        idx -= cap
+    S.seg[row, idx].start = start
+    S.seg[row, idx].len = ln
+    S.seg[row, idx].flags = g
+    S.seg[row, idx].epoch = -1
+    half[h].seg_n = n + 1
+    return n
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def open_half(S, h, t):
+    """Start half ``h``: queue and send its SYN (a SYN-ACK at the server)."""
+    half = S.half
+    conn = S.conn
+    c = h >> 1
+    half[h].state = L.S_SYN
+    half[h].cwnd = conn[c].iw * conn[c].mss
+    half[h].ssthresh = conn[c].init_ssthresh
+    half[h].rto = conn[c].init_rto
+    half[h].seg_row = take_row(S, L.ROWS_SEG)
+    off = _append_segment(S, h, 0, 1, L.G_SYN)
+    half[h].snd_nxt = 1
+    half[h].snd_max = 1
+    half[h].seg_nxt = 1
+    half[h].rtt_seq = 1
+    half[h].rtt_t0 = t
+    outline(send_segment, (S, h, off, t, False))
+    rto_arm(S, h, t)
+
+
+@one_signature
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _window_ok(S, h, c, end, extra):
+    """Return True if sending up to sequence ``end`` fits in cwnd + ``extra`` bytes and the receive window."""
+    half = S.half
+    used = end - half[h].snd_una
+    return used <= S.half[h].cwnd + extra + 1e-9 and used <= S.conn[c].rwnd
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _limited_transmit_bytes(S, h, c):
+    """Return the bytes RFC 3042 lets half ``h`` send beyond cwnd now: one SMSS per duplicate ACK, up to
+    DupThresh - 1 of them, outside loss recovery (0 when Limited Transmit is off)."""
+    half = S.half
+    conn = S.conn
+    if conn[c].limited_tx == 0 or half[h].in_rec == 1 or half[h].dupacks == 0:
+        return 0
+    return min(half[h].dupacks, conn[c].dupthresh - 1) * conn[c].mss
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _new_segment_len(S, h, c):
+    """Return (data bytes, carries FIN) of the next new segment of half ``h``: up to SMSS of the data
+    available, with the FIN if it is queued right after them (a bare FIN: (0, True)); (0, False) if none."""
+    half = S.half
+    smax = half[h].snd_max
+    fin_seq = half[h].fin_seq
+    avail = half[h].write_end - smax
+    if avail > 0:
+        mss = S.conn[c].mss
+        ln = mss if avail > mss else avail
+        return ln, fin_seq >= 0 and smax + ln == fin_seq
+    if fin_seq >= 0 and smax == fin_seq:
+        return 0, True
+    return 0, False
+
+
+@njit(cache=True, inline="always")
+def _send_new(S, h, t, ln, fin):
+    """Send a new segment of ``ln`` data bytes (plus the FIN if ``fin``) at snd_max."""
+    half = S.half
+    start = half[h].snd_max
+    if fin:
+        ln += 1
+    off = _append_segment(S, h, start, ln, L.G_FIN if fin else 0)
+    flags, seq, seqlen, payload = _segment_header(S, h, off, t, False)
+    send_packet(S, h, t, flags, seq, seqlen, payload)  # the per-packet path: LLVM may inline it
+    half[h].snd_nxt = start + ln
+    half[h].snd_max = start + ln
+    half[h].seg_nxt = off + 1
+    if half[h].rtt_seq < 0:
+        half[h].rtt_seq = start + ln
+        S.half[h].rtt_t0 = t
+    if S.half[h].rto_deadline == _INF:
+        rto_arm(S, h, t)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def try_send(S, h, t):
+    """Send what the windows of half ``h`` allow (go-back-N after a timeout); return packets sent."""
+    half = S.half
+    conn = S.conn
+    if half[h].state != L.S_EST:
+        return 0
+    c = h >> 1
+    sack = conn[c].variant == L.V_SACK
+    if sack and half[h].in_rec == 1:
+        return _sack_send(S, h, t)
+    if (conn[c].idle_restart == 1 and half[h].snd_max == half[h].snd_una
+            and t - half[h].last_send > half[h].rto):
+        rw = conn[c].iw * conn[c].mss
+        if half[h].cwnd > rw:
+            half[h].cwnd = rw
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    seg = S.seg
+    sent = 0
+    while True:
+        off = half[h].seg_nxt
+        if off < half[h].seg_n:
+            idx = half[h].seg_head + off
+            if idx >= cap:
+                idx -= cap
+            ln = seg[row, idx].len
+            if sack and S.seg[row, idx].flags & L.G_SACKED:
+                half[h].snd_nxt += ln
+                half[h].seg_nxt = off + 1
+                continue
+            end = half[h].snd_nxt + ln
+            if not _window_ok(S, h, c, end, 0):
+                break
+            outline(send_segment, (S, h, off, t, True))
+            half[h].snd_nxt = end
+            half[h].seg_nxt = off + 1
+            if half[h].rto_deadline == _INF:
+                rto_arm(S, h, t)
+        else:
+            ln, fin = _new_segment_len(S, h, c)
+            if (ln == 0 and not fin) or half[h].seg_n == cap:
+                break
+            end = half[h].snd_max + ln
+            if not _window_ok(S, h, c, end, 0):
+                if not _window_ok(S, h, c, end, _limited_transmit_bytes(S, h, c)):
+                    break
+                half[h].lt_bytes += ln
+            _send_new(S, h, t, ln, fin)
+        sent += 1
+    return sent
+
+
+@one_signature
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _is_lost(cnt_above, bytes_above, thresh, mss):
+    """RFC 6675 IsLost: DupThresh SACKed segments above, or more than (DupThresh - 1) SMSS SACKed above."""
+    return cnt_above >= thresh or bytes_above > (thresh - 1) * mss
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def first_hole_lost(S, h):
+    """Return RFC 6675's IsLost(HighACK + 1) for half ``h`` (the segment at snd_una)."""
+    half = S.half
+    conn = S.conn
+    c = h >> 1
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    head = half[h].seg_head
+    cnt = 0
+    nbytes = 0
+    for k in range(1, half[h].seg_n):
+        idx = head + k
+        if idx >= cap:
+            idx -= cap
+        if S.seg[row, idx].flags & L.G_SACKED:
+            cnt += 1
+            nbytes += S.seg[row, idx].len
+    return _is_lost(cnt, nbytes, conn[c].dupthresh, conn[c].mss)
+
+
+@njit(cache=True, inline="always")
+def _sack_send(S, h, t):
+    """RFC 6675 step (C): while cwnd - pipe >= 1 SMSS, send the segment NextSeg() names.
+
+    A segment's ``seg_e`` equals the recovery epoch once it was retransmitted in this recovery (the
+    segments at or below HighRxt); SetPipe counts an unSACKed segment once unless IsLost, and once more
+    if so retransmitted. NextSeg: (1) the first lost segment not yet retransmitted; (2) new data; (3) the
+    first unSACKed, not yet retransmitted segment below the highest SACKed one; (4) once per recovery,
+    a rescue retransmission of the highest unSACKed segment (not counted in pipe as retransmitted). We
+    skip rule 4 when that segment was already retransmitted in this recovery: the RFC's letter would
+    resend it while its retransmission is in flight; its purpose, a lost tail, is kept."""
+    half = S.half
+    conn = S.conn
+    c = h >> 1
+    mss = conn[c].mss
+    thresh = conn[c].dupthresh
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    seg = S.seg
+    epoch = half[h].rec_epoch
+    sent = 0
+    while True:
+        n = half[h].seg_n
+        head = half[h].seg_head
+        pipe = 0
+        cnt_above = 0
+        bytes_above = 0
+        nxt1 = -1  # rule 1
+        nxt3 = -1  # rule 3
+        top = -1  # highest unSACKed segment (rule 4)
+        for k in range(n - 1, -1, -1):
+            idx = head + k
+            if idx >= cap:
+                idx -= cap
+            ln = seg[row, idx].len
+            if seg[row, idx].flags & L.G_SACKED:
+                cnt_above += 1
+                bytes_above += ln
+                continue
+            if top < 0:
+                top = k
+            lost = _is_lost(cnt_above, bytes_above, thresh, mss)
+            if not lost:
+                pipe += ln
+            if seg[row, idx].epoch == epoch:
+                pipe += ln
+            elif lost:
+                nxt1 = k
+            elif cnt_above > 0:
+                nxt3 = k
+        if half[h].cwnd - pipe < mss - 1e-9:
+            break
+        ln, fin = _new_segment_len(S, h, c)
+        new_ok = ((ln > 0 or fin) and n < cap
+                  and half[h].snd_max + ln - half[h].snd_una <= conn[c].rwnd)
+        if nxt1 >= 0 or (nxt3 >= 0 and not new_ok):
+            k = nxt1 if nxt1 >= 0 else nxt3
+            idx = head + k
+            if idx >= cap:
+                idx -= cap
+            seg[row, idx].epoch = epoch
+            outline(send_segment, (S, h, k, t, True))
+        elif new_ok:
+            _send_new(S, h, t, ln, fin)
+        elif top >= 0 and half[h].rescue_epoch != epoch:
+            idx = head + top
+            if idx >= cap:
+                idx -= cap
+            if seg[row, idx].epoch == epoch:
+                break
+            half[h].rescue_epoch = epoch
+            outline(send_segment, (S, h, top, t, True))
+        else:
+            break
+        if half[h].rto_deadline == _INF:
+            rto_arm(S, h, t)
+        sent += 1
+    return sent
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _apply_sack(S, h, p):
+    pkt = S.pkt
+    half = S.half
+    cap = S.seg.shape[1]
+    row = S.half[h].seg_row
+    seg = S.seg
+    n = half[h].seg_n
+    head = half[h].seg_head
+    for b in range(3):
+        lo = pkt[p].sack[2 * b]
+        if lo < 0:
+            continue
+        hb = pkt[p].sack[2 * b + 1]
+        for k in range(n):
+            idx = head + k
+            if idx >= cap:
+                idx -= cap
+            s = seg[row, idx].start
+            if s >= lo and s + seg[row, idx].len <= hb:
+                seg[row, idx].flags |= L.G_SACKED
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def on_ack(S, h, p, t):
+    """Process the ACK field of packet ``p`` for the sender of half ``h`` (congestion control, timer)."""
+    half = S.half
+    conn = S.conn
+    pkt = S.pkt
+    c = h >> 1
+    ack = pkt[p].ack
+    una = half[h].snd_una
+    smax = half[h].snd_max
+    if ack > smax or half[h].state == L.S_CLOSED:
+        return
+    variant = conn[c].variant
+    mss = conn[c].mss
+    if variant == L.V_SACK:
+        _apply_sack(S, h, p)
+    if ack > una:
+        if half[h].rtt_seq >= 0 and ack >= half[h].rtt_seq:
+            rtt_sample(S, h, half[h].rtt_t0, t)
+            half[h].rtt_seq = -1
+        cap = S.seg.shape[1]
+        row = S.half[h].seg_row
+        head = half[h].seg_head
+        n = half[h].seg_n
+        removed = 0
+        if ack == smax:  # every segment sent is acknowledged (the ring holds sent ones only): not read
+            removed = n
+            head += n
+            if head >= cap:
+                head -= cap
+            n = 0
+        while n > 0 and S.seg[row, head].start + S.seg[row, head].len <= ack:
+            head += 1
+            if head == cap:
+                head = 0
+            n -= 1
+            removed += 1
+        half[h].seg_head = head
+        half[h].seg_n = n
+        half[h].seg_nxt = max(0, half[h].seg_nxt - removed)
+        acked = ack - una
+        half[h].snd_una = ack
+        half[h].lt_bytes = 0
+        if half[h].snd_nxt < ack:
+            half[h].snd_nxt = ack
+            half[h].seg_nxt = 0
+        restart_timer = True
+        if half[h].state == L.S_SYN:
+            half[h].state = L.S_EST
+            half[h].est_t = t
+            if half[h].syn_retx > 0:
+                half[h].cwnd = mss  # RFC 5681 sec. 3.1: IW = 1 SMSS after a lost SYN
+                rto_after_syn_timeout(S, h)  # RFC 6298 sec. 5.7
+        elif half[h].in_rec == 1:
+            if ack >= half[h].recover or variant == L.V_RENO:
+                half[h].in_rec = 0
+                half[h].dupacks = 0
+                half[h].cwnd = half[h].ssthresh
+            elif variant == L.V_NEWRENO:
+                outline(send_segment, (S, h, 0, t, True))
+                cw = half[h].cwnd - acked
+                if acked >= mss:
+                    cw += mss
+                half[h].cwnd = max(cw, float(mss))
+                half[h].partials += 1
+                restart_timer = half[h].partials == 1
+        else:
+            half[h].dupacks = 0
+            cw = half[h].cwnd
+            if cw < conn[c].rwnd:  # no growth while the receive window is the limit
+                if cw < half[h].ssthresh:
+                    cw += min(acked, mss)
+                else:
+                    cw += mss * mss / cw
+                half[h].cwnd = cw
+        if half[h].fin_seq >= 0 and ack > half[h].fin_seq:
+            half[h].fin_acked_t = t  # all sent and acknowledged: the scoreboard row is free again
+            give_row(S, L.ROWS_SEG, half[h].seg_row)
+            half[h].seg_row = -1
+        if ack == smax:
+            half[h].rto_deadline = _INF
+        elif restart_timer:
+            rto_arm(S, h, t)
+        if S.st[0].trace == 1:
+            trace_tcp(S, h, t, 0)
+    elif (ack == una and pkt[p].seqlen == 0 and smax > una and half[h].state == L.S_EST):
+        half[h].dupacks += 1
+        thresh = conn[c].dupthresh
+        if half[h].in_rec == 1:
+            if variant != L.V_SACK:
+                half[h].cwnd += mss
+        elif ((half[h].dupacks == thresh or (variant == L.V_SACK and first_hole_lost(S, h)))
+              and (variant == L.V_RENO or ack > half[h].recover)):
+            # fast retransmit (RFC 5681 sec. 3.2; RFC 6675 sec. 5 steps 4.1-4.3): the FlightSize that
+            # sets ssthresh leaves out the segments Limited Transmit sent
+            flight = smax - una - half[h].lt_bytes
+            ss = max(flight / 2.0, 2.0 * mss)
+            half[h].ssthresh = ss
+            half[h].recover = smax
+            half[h].in_rec = 1
+            half[h].partials = 0
+            half[h].n_fretx += 1
+            half[h].rec_epoch += 1
+            if variant == L.V_SACK:
+                half[h].cwnd = ss
+                idx = half[h].seg_head  # step 4.3: HighRxt := the end of the first segment
+                S.seg[half[h].seg_row, idx].epoch = half[h].rec_epoch
+            else:
+                half[h].cwnd = ss + thresh * mss
+            outline(send_segment, (S, h, 0, t, True))
+        if S.st[0].trace == 1:
+            trace_tcp(S, h, t, 1)
+    try_send(S, h, t)
+
+
+@njit(cache=True, inline="always")
+def on_rto(S, h, t):
+    """Retransmission timeout of half ``h``: back off, collapse cwnd to one segment, go back N."""
+    half = S.half
+    c = h >> 1
+    mss = S.conn[c].mss
+    una = half[h].snd_una
+    smax = half[h].snd_max
+    half[h].rto_deadline = _INF
+    if smax == una:
+        return
+    rto_backoff(S, h)
+    half[h].n_timeout += 1
+    if half[h].state == L.S_SYN:
+        half[h].syn_retx += 1
+        outline(send_segment, (S, h, 0, t, True))
+        rto_arm(S, h, t)
+        return
+    half[h].ssthresh = max((smax - una) / 2.0, 2.0 * mss)
+    half[h].cwnd = mss
+    half[h].recover = smax
+    half[h].in_rec = 0
+    half[h].dupacks = 0
+    half[h].lt_bytes = 0
+    half[h].rtt_seq = -1
+    half[h].snd_nxt = una
+    half[h].seg_nxt = 0
+    half[h].rec_epoch += 1
+    if S.st[0].trace == 1:
+        trace_tcp(S, h, t, 2)
+    outline(try_send, (S, h, t))

@@ -1,0 +1,151 @@
+"""The prediction as widgets: the question, an entry (a number with its unit, or one choice), a commit
+button, and the feedback line the answer appears in.
+
+Plain ipywidgets 8 (HTMLMath, Text, RadioButtons, Button) and CSS classes, so it works alike in JupyterLab,
+Notebook 7 and Voila. The lab's CSS (``STYLE``) travels inside the widgets themselves as a ``<style>``
+element in a hidden HTML widget (ipywidgets' HTML widget writes its value as is): no extension needed.
+A click never raises into the kernel: a bad entry or a failing answer is shown in the feedback line.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import ipywidgets as widgets
+
+from simcore.predict.markup import to_html
+from simcore.predict.question import nice_number
+
+__all__ = ["PredictionView", "STYLE", "style_widget", "parse_number", "VEIL_TEXT"]
+
+VEIL_TEXT = "Commit a prediction to see the result"
+
+# .simcore-result: the part of a panel (its plots) or of an output that holds the answer;
+# .simcore-veiled on it or an ancestor: blurred past reading, greyed, no hover, with a short overlay.
+STYLE = f"""
+.simcore-prediction {{ border-left: 4px solid #0072B2; padding: 2px 10px 6px 10px; margin: 6px 0;
+  background: var(--jp-layout-color2, #f3f6fa); }}
+.simcore-prediction .simcore-verdict {{ margin: 4px 0; }}
+.simcore-prediction .widget-radio-box label {{ white-space: normal; }}
+.simcore-result {{ position: relative; }}
+.simcore-veiled .simcore-result > *, .simcore-veiled.simcore-result > * {{
+  filter: blur(20px) grayscale(1); opacity: 0.2; pointer-events: none; user-select: none; }}
+.simcore-veiled .simcore-result::after, .simcore-veiled.simcore-result::after {{
+  content: "{VEIL_TEXT}"; position: absolute; inset: 0; display: flex; align-items: center;
+  justify-content: center; font-weight: 600; font-size: 1.1em; color: var(--jp-ui-font-color1, #222);
+  pointer-events: auto; cursor: not-allowed; z-index: 2; }}
+"""
+
+
+def style_widget() -> widgets.HTML:
+    """Return a hidden widget carrying the lab's prediction CSS (a page needs it once; twice is harmless)."""
+    w = widgets.HTML(f"<style>{STYLE}</style>", layout=widgets.Layout(display="none"))
+    w.add_class("simcore-style")
+    return w
+
+
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def parse_number(text: str, *units: str) -> float:
+    """Return the number a student typed: ``9``, ``10.8``, ``1.2e3``, ``1,200``, ``-3``, ``0,5`` (a decimal
+    comma), optionally followed by one of ``units``; raise ValueError saying what to type otherwise."""
+    s = str(text).strip().replace("\u2212", "-").replace("\u2009", "").replace("\u202f", "").replace("_", "")
+    for unit in sorted((u for u in units if u), key=len, reverse=True):
+        if s.lower().endswith(unit.lower()):
+            s = s[: -len(unit)].strip()
+            break
+    unit = units[0] if units else ""
+    s = s.replace(" ", "")
+    if re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?", s):
+        s = s.replace(",", "")  # 1,200 or 12,000.5: thousands
+    elif s.count(",") == 1 and "." not in s:
+        s = s.replace(",", ".")  # 0,5: a decimal comma
+    if not _NUMBER.fullmatch(s):
+        raise ValueError(f"{text!r} is not a number: type one, e.g. 9, 10.8 or 1.2e3"
+                         + (f" (in {unit})" if unit else ""))
+    return float(s)
+
+
+def _plain(text: str) -> bool:
+    return not re.search(r"[$`*\\<]", text)
+
+
+class PredictionView:
+    """The widgets of one ``Prediction`` (``.widget``); kept in step with it through ``on_change``."""
+
+    def __init__(self, pred):
+        self.pred = pred
+        self.heading = widgets.HTMLMath()
+        self.feedback = widgets.HTMLMath()
+        self.button = widgets.Button(description="Commit prediction", button_style="primary",
+                                     tooltip="Final for this setting: the answer appears at once")
+        self.button.on_click(self._on_commit)
+        self.another = widgets.Button(description="Try another setting", layout=widgets.Layout(display="none"))
+        self.another.on_click(self._on_another)
+        if pred.kind == "number":
+            self.entry = widgets.Text(placeholder="your prediction", continuous_update=False,
+                                      layout=widgets.Layout(width="11em"))
+            row = [self.entry, widgets.HTML(html.escape(pred.unit)), self.button]
+        else:
+            plain = all(_plain(c) for c in pred.choices)
+            labels = [f"({chr(65 + i)}) {c}" if plain else f"({chr(65 + i)})" for i, c in enumerate(pred.choices)]
+            self.entry = widgets.RadioButtons(options=list(zip(labels, range(len(labels)), strict=True)),
+                                              value=None, layout=widgets.Layout(width="auto"))
+            self._choices_html = "" if plain else "<ol type='A'>" + "".join(
+                f"<li>{to_html(c, inline=True)}</li>" for c in pred.choices) + "</ol>"
+            row = [self.entry, self.button]
+        entry_row = widgets.HBox(row, layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
+        self.widget = widgets.VBox([style_widget(), self.heading, entry_row, self.feedback, self.another],
+                                   layout=widgets.Layout(width="100%"))
+        self.widget.add_class("simcore-prediction")
+        pred.on_change(lambda _p: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the prediction's current round: its question, and its outcome once committed."""
+        p = self.pred
+        extra = getattr(self, "_choices_html", "")
+        rounds = f" <span style='color:#777'>(setting {p.round + 1} of {len(p.settings)})</span>" \
+            if len(p.settings) > 1 else ""
+        self.heading.value = (f"<b>{html.escape(p.title)}.</b>{rounds} "
+                              f"{to_html(p.question_text(), inline=True)}{extra}")
+        done = p.committed
+        self.entry.disabled = done
+        self.button.disabled = done
+        self.button.description = "Committed" if done else "Commit prediction"
+        if done:
+            self.feedback.value = p.outcome.html
+            if p.kind == "number":
+                self.entry.value = nice_number(p.outcome.guess, p.digits)
+            else:
+                self.entry.value = p.choices.index(p.outcome.guess)
+        else:
+            self.feedback.value = ""
+            self.entry.value = "" if p.kind == "number" else None
+        self.another.layout.display = None if p.can_try_another else "none"
+
+    def _error(self, message: str) -> None:
+        self.feedback.value = f"<span style='color:#b00020'>{html.escape(message)}</span>"
+
+    def _on_commit(self, _button) -> None:
+        p = self.pred
+        try:
+            if p.kind == "number":
+                value = parse_number(self.entry.value, p.unit, p.unit_one)
+            else:
+                if self.entry.value is None:
+                    raise ValueError("pick one of the choices first")
+                value = self.entry.value
+            p.commit(value)
+        except (ValueError, RuntimeError) as exc:
+            self._error(str(exc))
+        except Exception as exc:  # the answer's own computation failed: say so, never raise into the kernel
+            self._error(f"could not compute the answer: {type(exc).__name__}: {exc}")
+
+    def _on_another(self, _button) -> None:
+        try:
+            self.pred.try_another()
+        except RuntimeError as exc:
+            self._error(str(exc))
