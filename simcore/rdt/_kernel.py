@@ -3,9 +3,10 @@
 One sender, one receiver. The sender's link sends one packet at a time, back to back (each takes ``tx_s``):
 whenever it is free, the sender starts the next packet it may send, retransmissions first. A data packet
 reaches the receiver ``tx_s + prop_s`` after its transmission starts; an ACK leaves the receiver as soon as its
-own link is free, takes ``ack_tx_s`` and ``prop_s``. Losses are decided before the run (``lost_data[k]``: the
-k-th data transmission, ``lost_ack[j]``: the j-th ACK). Events go through ``simcore.engine``'s heap, ordered
-by (time, push order). Sequence numbers are not wrapped (0, 1, 2 ...); stop-and-wait is Go-Back-N with N = 1
+own link is free, takes ``ack_tx_s`` and ``prop_s``. Losses are drawn from the Generator ``rng`` passed in, one
+uniform per data transmission as it starts and one per ACK as it leaves, in event order (a transmission whose
+number is in ``drop_data`` / ``drop_ack`` is lost whatever its draw). Events go through ``simcore.engine``'s heap,
+ordered by (time, push order). Sequence numbers are not wrapped (0, 1, 2 ...); stop-and-wait is Go-Back-N with N = 1
 and is labelled with the alternating bit by the plots.
 
 Sender state (named): ``base`` (oldest unacknowledged), ``next_seq`` (next new packet), GBN's ``send_ptr``
@@ -61,30 +62,35 @@ def _grow(ht, hs, hk, ha, meta):
 
 
 @njit(cache=True)
-def run(proto, window, tx_s, ack_tx_s, prop_s, timeout_s, duration_s, n_packets, every_ack, lost_data, lost_ack):
+def run(proto, window, tx_s, ack_tx_s, prop_s, timeout_s, duration_s, n_packets, every_ack, rng, p_data, p_ack,
+        drop_data, drop_ack, max_tx):
     """Run one transfer; return the records (see ``simcore.rdt.model.RdtResult``) and ``counts``.
 
     proto: GBN (0) or SR (1). n_packets: 0 for an endless supply. every_ack: GBN's timer restarts on every ACK
-    (True) or only on ACKs of new packets (False). ``lost_data``/``lost_ack`` have one entry per transmission
-    the run can start (the link's packet times in ``duration_s``, plus one).
+    (True) or only on ACKs of new packets (False). drop_data, drop_ack: sorted transmission numbers lost for sure.
+    max_tx: the most data transmissions the run can start (the link's packet times in ``duration_s``, plus two).
+    Every record array has room for ``max_tx`` rows but is allocated empty or zeroed (``np.empty``, ``np.zeros``:
+    the operating system maps pages only when they are written), and each row is filled when it is first used, so
+    a run that sends little (stop-and-wait on a long, fast link) touches little memory.
     """
-    max_tx = lost_data.shape[0]
-    nseq = max_tx + window + 2
     data_t = np.empty(max_tx, np.float64)
     data_seq = np.empty(max_tx, np.int64)
     data_retx = np.zeros(max_tx, np.bool_)
-    data_arrive = np.full(max_tx, np.nan)
-    data_action = np.full(max_tx, ACT_LOST, np.int8)
+    data_arrive = np.empty(max_tx, np.float64)
+    data_action = np.empty(max_tx, np.int8)
     ack_t = np.empty(max_tx, np.float64)
     ack_no = np.empty(max_tx, np.int64)
-    ack_arrive = np.full(max_tx, np.nan)
-    to_t = np.empty(max_tx + 1, np.float64)
-    to_seq = np.empty(max_tx + 1, np.int64)
-    delivered_t = np.full(nseq, np.nan)  # when packet s reached the receiving application
+    ack_arrive = np.empty(max_tx, np.float64)
+    to_t = np.empty(max_tx, np.float64)
+    to_seq = np.empty(max_tx, np.int64)
+    nseq = max_tx + window + 2
+    delivered_t = np.empty(nseq, np.float64)  # when packet s reached the receiving application (set when first sent)
     sent = np.zeros(nseq, np.int64)  # transmissions of packet s so far
     acked = np.zeros(nseq, np.bool_)  # SR sender
-    deadline = np.full(nseq, np.inf)  # SR sender: each packet's timer
+    deadline = np.empty(nseq, np.float64)  # SR sender: each packet's timer (set when first sent)
     buffered = np.zeros(nseq, np.bool_)  # SR receiver
+    i_drop_data = 0
+    i_drop_ack = 0
     rq = np.empty(window + 1, np.int64)  # SR: packets to retransmit, FIFO ring
     rq_head = 0
     rq_len = 0
@@ -122,6 +128,7 @@ def run(proto, window, tx_s, ack_tx_s, prop_s, timeout_s, duration_s, n_packets,
                     elif next_seq < base + window and (n_packets == 0 or next_seq < n_packets):
                         seq = next_seq
                         next_seq += 1
+                        delivered_t[seq] = np.nan
                     if seq >= 0:
                         send_ptr = seq + 1
                         if gbn_deadline == np.inf:  # K&R fig. 3.20: start the timer if it is not running
@@ -137,6 +144,7 @@ def run(proto, window, tx_s, ack_tx_s, prop_s, timeout_s, duration_s, n_packets,
                     if seq < 0 and next_seq < base + window and (n_packets == 0 or next_seq < n_packets):
                         seq = next_seq
                         next_seq += 1
+                        delivered_t[seq] = np.nan
                     if seq >= 0:
                         deadline[seq] = t + timeout_s
                         heap_insert(ht, hs, hk, ha, meta, deadline[seq], EV_TIMER, seq)
@@ -146,10 +154,16 @@ def run(proto, window, tx_s, ack_tx_s, prop_s, timeout_s, duration_s, n_packets,
                     data_t[k] = t
                     data_seq[k] = seq
                     data_retx[k] = sent[seq] > 0
+                    data_arrive[k] = np.nan
+                    data_action[k] = ACT_LOST
                     sent[seq] += 1
                     link_free = t + tx_s
                     heap_insert(ht, hs, hk, ha, meta, link_free, EV_LINK, k)
-                    if not lost_data[k]:
+                    lost = rng.random() < p_data
+                    if i_drop_data < drop_data.shape[0] and drop_data[i_drop_data] == k:
+                        lost = True
+                        i_drop_data += 1
+                    if not lost:
                         data_arrive[k] = t + tx_s + prop_s
                         heap_insert(ht, hs, hk, ha, meta, data_arrive[k], EV_DATA, k)
         if meta[0] == 0:
@@ -199,7 +213,12 @@ def run(proto, window, tx_s, ack_tx_s, prop_s, timeout_s, duration_s, n_packets,
                 ack_free = start + ack_tx_s
                 ack_t[j] = start
                 ack_no[j] = ackno
-                if not lost_ack[j]:
+                ack_arrive[j] = np.nan
+                lost = rng.random() < p_ack
+                if i_drop_ack < drop_ack.shape[0] and drop_ack[i_drop_ack] == j:
+                    lost = True
+                    i_drop_ack += 1
+                if not lost:
                     ack_arrive[j] = start + ack_tx_s + prop_s
                     heap_insert(ht, hs, hk, ha, meta, ack_arrive[j], EV_ACK, j)
         elif kind == EV_ACK:

@@ -11,7 +11,7 @@ from simcore.rdt import _kernel as K
 from simcore.rdt.params import RdtParams
 from simcore.rng import SeedLike, make_generator
 
-__all__ = ["RdtResult", "simulate_rdt", "draw_losses", "ACTIONS"]
+__all__ = ["RdtResult", "simulate_rdt", "ACTIONS"]
 
 ACTIONS = {K.ACT_LOST: "lost", K.ACT_DELIVER: "delivered", K.ACT_BUFFER: "buffered", K.ACT_DISCARD: "discarded",
            K.ACT_DUPLICATE: "duplicate", K.ACT_IGNORE: "ignored"}
@@ -101,29 +101,20 @@ class RdtResult:
         return self.delivered * 8.0 * self.params.packet_bytes / self.end_s
 
 
-def draw_losses(params: RdtParams, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
-    """Return which data transmissions and which ACKs are lost (boolean arrays, one entry per transmission the
-    run can start). Draw order: ``max_transmissions + 1`` uniforms for the data packets, then as many for the
-    ACKs, from ``make_generator(seed)``; a transmission is lost if its uniform is below the loss probability
-    or its number is in ``drop_data`` / ``drop_ack``."""
-    rng = make_generator(seed)
-    n = params.max_transmissions + 1
-    lost_data = rng.random(n) < params.loss_data
-    lost_ack = rng.random(n) < params.loss_ack
-    for arr, drops in ((lost_data, params.drop_data), (lost_ack, params.drop_ack)):
-        idx = np.asarray([d for d in drops if d < n], np.int64)
-        arr[idx] = True
-    return lost_data, lost_ack
-
-
 def simulate_rdt(params: RdtParams, seed: SeedLike = 0) -> RdtResult:
-    """Run ``params`` with losses drawn from ``seed`` (``draw_losses``); the same seed gives the same run."""
+    """Run ``params`` with losses drawn from ``seed``; the same seed gives the same run.
+
+    The draws: ``make_generator(seed)`` gives one uniform to each data packet as its transmission starts and one
+    to each ACK as it leaves the receiver, in the order of those events; a packet is lost if its uniform is below
+    ``loss_data`` (``loss_ack``) or its number is in ``drop_data`` (``drop_ack``)."""
     if not isinstance(params, RdtParams):
         raise ValueError(f"params={params!r} is not allowed: must be an RdtParams")
-    lost_data, lost_ack = draw_losses(params, seed)
-    proto = K.SR if params.protocol == "sr" else K.GBN
-    out = K.run(proto, params.window, params.packet_time_s, params.ack_time_s, params.rtt_s / 2.0, params.timeout_s,
-                params.duration_s, params.n_packets, params.timer_restart == "every_ack", lost_data, lost_ack)
+    rng = make_generator(seed)
+    p = params
+    drops = [np.unique(np.asarray(d, np.int64)) for d in (p.drop_data, p.drop_ack)]
+    out = K.run(K.SR if p.protocol == "sr" else K.GBN, p.window, p.packet_time_s, p.ack_time_s, p.rtt_s / 2.0,
+                p.timeout_s, p.duration_s, p.n_packets, p.timer_restart == "every_ack", rng, p.loss_data, p.loss_ack,
+                drops[0], drops[1], p.max_transmissions)
     (d_t, d_seq, d_retx, d_arr, d_act, a_t, a_no, a_arr, to_t, to_seq, deliv, counts, end_s) = out
     n_seq = int(d_seq.max()) + 1 if d_seq.size else 0
     return RdtResult(params, d_t, d_seq, d_retx, d_arr, d_act, a_t, a_no, a_arr, to_t, to_seq, deliv[:n_seq].copy(),

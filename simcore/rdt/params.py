@@ -15,7 +15,8 @@ PROTOCOLS = ("saw", "gbn", "sr")
 # 5.3 does), or on every ACK, duplicates included (Kurose & Ross fig. 3.20 as printed). See ASSUMPTIONS.md.
 TIMER_RESTARTS = ("new_ack", "every_ack")
 # Transmissions one run may start: the link sends at most one packet per packet time, so a run of
-# duration_s holds at most duration_s / (L/R) + 1 of them. 2e6 runs in about a second; more is refused.
+# duration_s holds at most duration_s / (L/R) + 2 of them (one more for rounding). 2e6 runs in about a second and
+# its records take about 100 MB; more is refused.
 MAX_TRANSMISSIONS = 2_000_000
 MAX_WINDOW = 4096
 
@@ -101,4 +102,4 @@ class RdtParams:
     @property
     def max_transmissions(self) -> int:
         """Upper bound on the data transmissions a run can start (one per packet time)."""
-        return int(math.floor(self.duration_s / self.packet_time_s)) + 1
+        return int(math.floor(self.duration_s / self.packet_time_s)) + 2
