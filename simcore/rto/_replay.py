@@ -20,7 +20,7 @@ import math
 import numpy as np
 from numba import njit
 
-from simcore.engine import heap_new, heap_pop, heap_push
+from simcore.engine import heap_insert, heap_new, heap_pop
 
 KARN = 0
 FIRST = 1
@@ -68,9 +68,10 @@ def replay(send_s, rtt_s, ok_send_s, ok_rtt_s, alpha, beta, k, min_to, max_to, i
     st_dev[0] = np.nan
     st_to[0] = rto
     n_st = 1
-    ht, hs, hk, ha, meta = heap_new(2 * n + 8)
+    # pending at once: every send (pushed first), at most one timer and one ACK per probe
+    ht, hs, hk, ha, meta = heap_new(3 * n + 8)
     for i in range(n):
-        ht, hs, hk, ha = heap_push(ht, hs, hk, ha, meta, send_s[i], EV_SEND, i)
+        heap_insert(ht, hs, hk, ha, meta, send_s[i], EV_SEND, i)
     while meta[0] > 0:
         t, kind, i = heap_pop(ht, hs, hk, ha, meta)
         if t > end_s:
@@ -79,10 +80,10 @@ def replay(send_s, rtt_s, ok_send_s, ok_rtt_s, alpha, beta, k, min_to, max_to, i
             to_at_send[i] = rto
             cur_to[i] = rto
             deadline[i] = t + rto
-            ht, hs, hk, ha = heap_push(ht, hs, hk, ha, meta, deadline[i], EV_TIMER, i)
+            heap_insert(ht, hs, hk, ha, meta, deadline[i], EV_TIMER, i)
             if not math.isnan(rtt_s[i]):
                 ack_at[i] = t + rtt_s[i]
-                ht, hs, hk, ha = heap_push(ht, hs, hk, ha, meta, ack_at[i], EV_ACK, i)
+                heap_insert(ht, hs, hk, ha, meta, ack_at[i], EV_ACK, i)
         elif kind == EV_TIMER:
             if acked[i] or t != deadline[i]:
                 continue
@@ -98,13 +99,13 @@ def replay(send_s, rtt_s, ok_send_s, ok_rtt_s, alpha, beta, k, min_to, max_to, i
                 answered[i] = t
                 if j < ok_send_s.shape[0]:
                     ack_at[i] = t + ok_rtt_s[j]
-                    ht, hs, hk, ha = heap_push(ht, hs, hk, ha, meta, ack_at[i], EV_ACK, i)
+                    heap_insert(ht, hs, hk, ha, meta, ack_at[i], EV_ACK, i)
             copies[i] += 1
             last_tx[i] = t
             cur_to[i] = min(2.0 * cur_to[i], max_to)  # K&R 3.5.4: each retransmission doubles its timeout
             rto = max(rto, cur_to[i])  # ... which new probes keep until a sample (RFC 6298 5.5, Karn & Partridge)
             deadline[i] = t + cur_to[i]
-            ht, hs, hk, ha = heap_push(ht, hs, hk, ha, meta, deadline[i], EV_TIMER, i)
+            heap_insert(ht, hs, hk, ha, meta, deadline[i], EV_TIMER, i)
         else:  # EV_ACK
             if acked[i]:
                 continue
