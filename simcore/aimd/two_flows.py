@@ -24,14 +24,15 @@ MSS_BYTES = 1460
 PACKET_BYTES = MSS_BYTES + 40
 BOTTLENECK_DELAY_S = 0.002
 ACCESS_BPS = 1e9
+MAX_PACKET_TIMES = 100_000  # full-size packets the bottleneck can send in a run: a traced run of about a second
 
 
 @dataclass(frozen=True)
 class TwoFlowSetting:
     """rate_mbps: bottleneck rate, in [1, 100] Mbit/s. buffer_packets: its drop-tail buffer, in [2, 2000] packets.
     rtt1_ms, rtt2_ms: each flow's round-trip propagation time, in [10, 500] ms. start2_s: when flow 2 opens, in
-    [0, duration_s) s. duration_s: simulated time, in (0, 120] s; at most 60 million bottleneck packet times in
-    all (about a second of simulation). loss_pct: random loss on the bottleneck, in [0, 5] %. seed: its draws.
+    [0, duration_s) s. duration_s: simulated time, in (0, 120] s; at most 100,000 bottleneck packet times in
+    all (a traced run of about a second). loss_pct: random loss on the bottleneck, in [0, 5] %. seed: its draws.
     sample_s: the rate samples' spacing, in [0.001, 10] s."""
 
     rate_mbps: float = 10.0
@@ -54,10 +55,11 @@ class TwoFlowSetting:
         check_real("loss_pct", self.loss_pct, 0.0, 5.0)
         check_int("seed", self.seed, 0)
         check_real("sample_s", self.sample_s, 0.001, 10.0)
-        if self.packet_times > 6e4 * 1e3:
+        if self.packet_times > MAX_PACKET_TIMES:
             raise ValueError(f"duration_s={self.duration_s!r} is out of range at rate_mbps={self.rate_mbps!r}: "
-                             f"{self.packet_times:,.0f} bottleneck packet times, more than 60,000,000 (about a "
-                             "second of simulation)")
+                             f"{self.packet_times:,.0f} bottleneck packet times, more than {MAX_PACKET_TIMES:,} (a "
+                             f"traced run of about a second): must be at most "
+                             f"{MAX_PACKET_TIMES / self.packet_times * self.duration_s:.3g} s at this rate")
 
     @property
     def packet_times(self) -> float:
@@ -72,8 +74,8 @@ class TwoFlowSetting:
 
 @dataclass(frozen=True)
 class TwoFlowRun:
-    """time_s: the sample grid. rate1_bps, rate2_bps: cwnd/SRTT of each flow there (0 before it opens or while it
-    has no RTT sample). jain: Jain's index of the two (NaN before flow 2 opens). result: simcore.packet's."""
+    """time_s: the sample grid. rate1_bps, rate2_bps: cwnd/RTT of each flow there (0 before it opens or before its
+    first RTT sample). jain: Jain's index of the two (NaN before flow 2 opens). result: simcore.packet's."""
 
     setting: TwoFlowSetting
     time_s: np.ndarray
@@ -116,15 +118,28 @@ def _network(s: TwoFlowSetting) -> tuple[Network, tuple[tuple[int, int], ...]]:
     return Network(6, tuple(links)), tuple(pairs)
 
 
-def _sampled(tr, conn: int, grid: np.ndarray) -> np.ndarray:
+def _queue_delay_s(res: PacketResult, s: TwoFlowSetting, grid: np.ndarray) -> np.ndarray:
+    """The bottleneck queue's delay (bytes waiting * 8 / rate) at each time of ``grid``, seconds."""
+    qt = res.queue_trace
+    m = qt.link == 0
+    t, b = qt.time_s[m], qt.bytes[m].astype(float)
+    i = np.searchsorted(t, grid, side="right") - 1
+    out = np.zeros(grid.size)
+    ok = i >= 0
+    out[ok] = b[i[ok]] * 8.0 / (s.rate_mbps * 1e6)
+    return out
+
+
+def _sampled(tr, conn: int, grid: np.ndarray, rtt_s: np.ndarray) -> np.ndarray:
     m = (tr.conn == conn) & (tr.direction == 0)
     t, cwnd, srtt = tr.time_s[m], tr.cwnd_bytes[m], tr.srtt_s[m]
-    i = np.searchsorted(t, grid, side="right") - 1
-    ok = (i >= 0) & np.isfinite(srtt[np.maximum(i, 0)]) if t.size else np.zeros(grid.size, bool)
     out = np.zeros(grid.size)
-    if t.size:
-        j = np.maximum(i, 0)
-        out[ok] = 8.0 * cwnd[j[ok]] / srtt[j[ok]]
+    if t.size == 0:
+        return out
+    i = np.searchsorted(t, grid, side="right") - 1
+    j = np.maximum(i, 0)
+    ok = (i >= 0) & np.isfinite(srtt[j])  # open, with a first RTT sample (after the handshake)
+    out[ok] = 8.0 * cwnd[j[ok]] / rtt_s[ok]
     return out
 
 
@@ -136,6 +151,8 @@ def run_two_flows(setting: TwoFlowSetting) -> TwoFlowRun:
     sc = bulk_scenario(net, pairs, tcp, duration_s=s.duration_s, start_times_s=(0.0, s.start2_s))
     res = simulate(sc, seed=s.seed, trace=True)
     grid = np.arange(0.0, s.duration_s, s.sample_s)
-    r1, r2 = _sampled(res.tcp_trace, 0, grid), _sampled(res.tcp_trace, 1, grid)
+    q = _queue_delay_s(res, s, grid)
+    r1 = _sampled(res.tcp_trace, 0, grid, s.rtt1_ms * 1e-3 + q)
+    r2 = _sampled(res.tcp_trace, 1, grid, s.rtt2_ms * 1e-3 + q)
     jain = np.where(grid >= s.start2_s, jain_index_pair(r1, r2), np.nan)
     return TwoFlowRun(s, grid, r1, r2, jain, res)

@@ -32,11 +32,13 @@ PROTOCOL_CHOICES = (("stop-and-wait (rdt3.0)", "saw"), ("Go-Back-N", "gbn"), ("S
 NAMES = {"saw": "stop-and-wait", "gbn": "GBN", "sr": "SR"}
 RATE_CHOICES = (("0.1 Mbit/s (L/R = 80 ms)", 0.1), ("0.5 Mbit/s (16 ms)", 0.5), ("1 Mbit/s (8 ms)", 1.0),
                 ("2 Mbit/s (4 ms)", 2.0), ("10 Mbit/s (0.8 ms)", 10.0), ("1 Gbit/s (8 µs)", 1000.0))
-DIAGRAM_PACKETS = 12  # the diagram follows the first 12 packets until each is acknowledged
+DIAGRAM_PACKETS = 12  # the diagram follows the first 12 packets until each is acknowledged ...
+DIAGRAM_MAX_SENDS = 120  # ... or its first 120 transmissions, if a flooding sender needs more
 WINDOW_GRID = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
 LOSS_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
 SWEEP_PACKET_TIMES = 2000  # each simulated point of the sweeps: at least this many packet times ...
-SWEEP_ROUNDS = 40  # ... and this many timeouts plus round trips
+SWEEP_ROUNDS = 40  # ... and this many timeouts plus round trips ...
+SWEEP_MAX_SENDS = 8_000  # ... but at most this many transmissions: a move runs 42 runs, so at most 336,000
 
 
 @dataclass(frozen=True)
@@ -75,8 +77,10 @@ class ArqSetting:
 
     def params(self, protocol: str | None = None, window: int | None = None, loss_data: float | None = None,
                n_packets: int = 0) -> RdtParams:
-        """Return the ``RdtParams`` of this setting (or of another protocol / window / data loss), run long enough
-        for ``SWEEP_PACKET_TIMES`` packet times and ``SWEEP_ROUNDS`` timeouts plus round trips."""
+        """Return the ``RdtParams`` of this setting (or of another protocol / window / data loss), run for
+        ``SWEEP_PACKET_TIMES`` packet times or ``SWEEP_ROUNDS`` timeouts plus round trips, whichever is longer, but
+        stopped at ``SWEEP_MAX_SENDS`` transmissions (a sender flooding a fast link with premature retransmissions
+        is cut short: its points are measured over less time)."""
         proto = protocol or self.protocol
         n = 1 if proto == "saw" else (window or self.window)
         tx = self.packet_time_s
@@ -85,7 +89,8 @@ class ArqSetting:
         return RdtParams(protocol=proto, window=n, packet_bytes=PACKET_BYTES, rate_bps=self.rate_mbps * 1e6,
                          rtt_s=self.rtt_ms * 1e-3, timeout_s=self.timeout_ms * 1e-3,
                          loss_data=self.loss_data_pct / 100.0 if loss_data is None else loss_data,
-                         loss_ack=self.loss_ack_pct / 100.0, duration_s=duration, n_packets=n_packets)
+                         loss_ack=self.loss_ack_pct / 100.0, duration_s=duration, n_packets=n_packets,
+                         max_sends=SWEEP_MAX_SENDS)
 
 
 def run(setting: ArqSetting) -> RdtResult:
@@ -93,8 +98,9 @@ def run(setting: ArqSetting) -> RdtResult:
     return simulate_rdt(setting.params(), setting.seed)
 
 
-def _warmup_s(s: ArqSetting) -> float:
-    return s.packet_time_s + s.rtt_ms * 1e-3
+def _efficiency(s: ArqSetting, res: RdtResult) -> float:
+    """The delivered fraction after the first round trip (or over the second half of a run cut shorter)."""
+    return res.efficiency_after(min(s.packet_time_s + s.rtt_ms * 1e-3, 0.5 * res.end_s))
 
 
 def _acked_by(res: RdtResult) -> float:
@@ -112,6 +118,8 @@ def diagram_rows(res: RdtResult) -> dict:
     """Return what the space-time diagram draws, in ms, until the first DIAGRAM_PACKETS packets are acknowledged:
     per data transmission and ACK its start, end (NaN: lost) and label; the timeouts; and the time shown."""
     end = _acked_by(res)
+    if res.data_start_s.size > DIAGRAM_MAX_SENDS:
+        end = min(end, float(res.data_start_s[DIAGRAM_MAX_SENDS - 1]))
     saw = res.params.protocol == "saw"
     seq = res.data_seq % 2 if saw else res.data_seq
     shown = res.data_start_s <= end
@@ -132,10 +140,9 @@ def diagram_rows(res: RdtResult) -> dict:
 def window_sweep(s: ArqSetting) -> dict:
     """Return GBN's and SR's simulated delivered fraction at each window of WINDOW_GRID (stop-and-wait is N = 1)
     and the closed forms on every window 1..32 at ``s``'s losses, RTT, rate and timeout."""
-    warm = _warmup_s(s)
     out = {"window": np.array(WINDOW_GRID)}
     for proto in ("gbn", "sr"):
-        out[proto] = np.array([simulate_rdt(s.params(proto, n), s.seed).efficiency_after(warm) for n in WINDOW_GRID])
+        out[proto] = np.array([_efficiency(s, simulate_rdt(s.params(proto, n), s.seed)) for n in WINDOW_GRID])
     ns = np.arange(1, 33)
     tx, rtt, to = s.packet_time_s, s.rtt_ms * 1e-3, s.timeout_ms * 1e-3
     pd, pa = s.loss_data_pct / 100.0, s.loss_ack_pct / 100.0
@@ -152,11 +159,9 @@ def window_sweep(s: ArqSetting) -> dict:
 def loss_sweep(s: ArqSetting) -> dict:
     """Return each protocol's simulated delivered fraction at each data loss of LOSS_GRID (window N of ``s``,
     its ACK loss) and the closed forms on a fine loss grid."""
-    warm = _warmup_s(s)
     out = {"loss": np.array(LOSS_GRID)}
     for proto in ("saw", "gbn", "sr"):
-        out[proto] = np.array([simulate_rdt(s.params(proto, loss_data=p), s.seed).efficiency_after(warm)
-                               for p in LOSS_GRID])
+        out[proto] = np.array([_efficiency(s, simulate_rdt(s.params(proto, loss_data=p), s.seed)) for p in LOSS_GRID])
     ps = np.round(np.arange(0.0, 0.501, 0.01), 2)
     tx, rtt, to, n = s.packet_time_s, s.rtt_ms * 1e-3, s.timeout_ms * 1e-3, s.window
     pa = s.loss_ack_pct / 100.0
@@ -181,6 +186,7 @@ def _empty_figures(widget: bool) -> tuple[go.Figure, go.Figure, go.Figure]:
                    textfont=dict(size=10), hoverinfo="skip")
     dg.add_scatter(mode="text", name="receiver", showlegend=False, textposition="middle right",
                    textfont=dict(size=10), hoverinfo="skip")
+    dg.update_layout(legend=dict(orientation="h", y=-0.02, yanchor="top", x=0), margin=dict(b=60, t=80))
     dg.update_xaxes(range=[-1.1, 2.0], showticklabels=False, showgrid=False, zeroline=False)
     dg.update_yaxes(autorange=False)
     dg.layout.shapes = [dict(type="line", xref="x", yref="paper", x0=x, x1=x, y0=0, y1=1,
@@ -188,9 +194,9 @@ def _empty_figures(widget: bool) -> tuple[go.Figure, go.Figure, go.Figure]:
     dg.layout.annotations = [dict(x=x, y=1.0, xref="x", yref="paper", text=f"<b>{t}</b>", showarrow=False,
                                   yanchor="bottom") for x, t in ((0, "sender"), (1, "receiver"))]
     by_n = new_figure(widget=widget, title="Delivered fraction of the link against the window N",
-                      xaxis_title="window N (packets)", yaxis_title="delivered packets × L/R / time", height=340)
+                      xaxis_title="window N (packets)", yaxis_title="delivered packets × L/R / time", height=420)
     by_p = new_figure(widget=widget, title="Delivered fraction of the link against data loss",
-                      xaxis_title="data packets lost (%)", yaxis_title="delivered packets × L/R / time", height=340)
+                      xaxis_title="data packets lost (%)", yaxis_title="delivered packets × L/R / time", height=420)
     for fig in (by_n, by_p):
         fig.add_scatter(mode="lines", name="no loss: min(1, N(L/R)/(RTT+L/R))", line=dict(color=color_for("bound"),
                         width=2))
@@ -205,6 +211,7 @@ def _empty_figures(widget: bool) -> tuple[go.Figure, go.Figure, go.Figure]:
         fig.add_scatter(mode="markers", name="your setting", marker=dict(symbol="circle-open", size=20, color="#000",
                         line=dict(width=2)))
         fig.update_yaxes(range=[0, 1.05])
+        fig.update_layout(legend=dict(orientation="h", y=-0.22, yanchor="top", x=0), margin=dict(b=150))
     by_n.update_xaxes(range=[0, 33])
     by_p.update_xaxes(range=[-1, 51])
     return dg, by_n, by_p
@@ -266,8 +273,12 @@ def _draw_diagram(fig: go.Figure, res: RdtResult) -> dict:
     top = max(d["end_ms"], 1e-3) * 1.04
     fig.update_yaxes(range=[top, -0.03 * top])
     name = NAMES[p.protocol] if p.protocol != "saw" else "stop-and-wait (alternating bit 0/1)"
-    fig.layout.title = (f"Space-time diagram of {name}: the first {DIAGRAM_PACKETS} packets, until each is "
-                        f"acknowledged ({d['end_ms']:.4g} ms)")
+    if len(d["data"]) >= DIAGRAM_MAX_SENDS:
+        fig.layout.title = (f"Space-time diagram of {name}: its first {len(d['data'])} transmissions "
+                            f"({d['end_ms']:.4g} ms)")
+    else:
+        fig.layout.title = (f"Space-time diagram of {name}: the first {DIAGRAM_PACKETS} packets, until each is "
+                            f"acknowledged ({d['end_ms']:.4g} ms)")
     return d
 
 
@@ -283,8 +294,8 @@ def _draw_sweeps(by_n: go.Figure, by_p: go.Figure, s: ArqSetting, wsw: dict, lsw
     by_n.data[7].update(x=[n_here], y=[here])
     pct = 100 * lsw["p"]
     tx, rtt = s.packet_time_s, s.rtt_ms * 1e-3
-    by_p.data[0].update(x=pct, y=[T.pipelined_utilisation(s.window, tx, rtt) * (1 - p) for p in lsw["p"]],
-                        name=f"no loss at N = {s.window}, times (1 - p)")
+    bound = T.pipelined_utilisation(s.window, tx, rtt)
+    by_p.data[0].update(x=[0, 50], y=[bound, bound], name=f"no loss, N = {s.window}: min(1, N(L/R)/(RTT+L/R))")
     by_p.data[1].update(x=pct, y=lsw["gbn_formula"], name=f"GBN formula (N = {s.window})")
     by_p.data[2].update(x=pct, y=lsw["sr_formula"], name=f"SR formula (N = {s.window})")
     by_p.data[3].update(x=pct, y=lsw["saw_formula"], mode="lines")
@@ -300,7 +311,7 @@ def _status(s: ArqSetting, res: RdtResult, d: dict) -> str:
     forms = T.closed_forms(p)
     name = NAMES[p.protocol]
     parts = [f"{name}: sender busy {res.utilisation:.4g} of the time (K&R's U), delivered "
-             f"<b>{res.efficiency_after(_warmup_s(s)):.3g}</b> of the link"]
+             f"<b>{_efficiency(s, res):.3g}</b> of the link"]
     parts.append(f"no-loss bound min(1, N(L/R)/(RTT+L/R)) = {forms['lossless']:.4g}")
     if not math.isnan(forms["lossy"]):
         parts.append(f"closed form with loss = {forms['lossy']:.3g}")
@@ -310,6 +321,9 @@ def _status(s: ArqSetting, res: RdtResult, d: dict) -> str:
              f"{sum(math.isnan(r['t1']) for r in shown)} lost, {len(d['timeouts'])} timeouts, "
              f"{sum(r['action'] == 'duplicate' for r in shown)} duplicates at the receiver, "
              f"{len(d['acks'])} ACKs ({sum(math.isnan(a['t1']) for a in d['acks'])} lost).")
+    if res.cut:
+        text += (f"<br>The run was cut after {res.transmissions:,} transmissions ({1e3 * res.end_s:.4g} ms): the "
+                 "sender floods the link.")
     if to < tx + rtt:
         text += (f"<br><b>The timeout ({1e3 * to:.4g} ms) is shorter than L/R + RTT = {1e3 * (tx + rtt):.4g} ms</b>: "
                  "it expires before any ACK can come back, so packets are sent again needlessly.")
@@ -344,7 +358,7 @@ def make_panel(setting: ArqSetting | None = None, *, gate=None) -> LivePanel:
             cache["key_p"], cache["lsw"] = key_p, loss_sweep(now)
         res = run(now)
         d = _draw_diagram(figs[0], res)
-        _draw_sweeps(figs[1], figs[2], now, cache["wsw"], cache["lsw"], res.efficiency_after(_warmup_s(now)))
+        _draw_sweeps(figs[1], figs[2], now, cache["wsw"], cache["lsw"], _efficiency(now, res))
         return _status(now, res, d)
 
     def idle(values: dict) -> dict[str, str]:
@@ -410,7 +424,7 @@ def figures() -> dict[str, go.Figure]:
     res = run(REFERENCE)
     _draw_diagram(dg, res)
     _draw_sweeps(by_n, by_p, REFERENCE, window_sweep(REFERENCE), loss_sweep(REFERENCE),
-                 res.efficiency_after(_warmup_s(REFERENCE)))
+                 _efficiency(REFERENCE, res))
     out = {"space_time_gbn": dg, "efficiency_by_window": by_n, "efficiency_by_loss": by_p}
     out.update(reliable_transfer_rtt.figures())
     out.update(reliable_transfer_aimd.figures())

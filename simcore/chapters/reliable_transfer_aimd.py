@@ -97,7 +97,7 @@ def _settled_s(s: FairnessSetting) -> float:
 
 def _empty_figures(widget: bool) -> tuple[go.Figure, go.Figure]:
     ph = new_figure(widget=widget, title="Chiu & Jain's phase plane: flow 1's rate against flow 2's",
-                    xaxis_title="flow 1: cwnd / RTT (Mbit/s)", yaxis_title="flow 2: cwnd / RTT (Mbit/s)", height=480)
+                    xaxis_title="flow 1: cwnd / RTT (Mbit/s)", yaxis_title="flow 2: cwnd / RTT (Mbit/s)", height=560)
     ph.add_scatter(mode="lines", name="equal share (x1 = x2)", line=dict(color=color_for("bound"), dash="dot"))
     ph.add_scatter(mode="lines", name="full utilisation (x1 + x2 = C)", line=dict(color=color_for("closed form"),
                    dash="dash", width=1))
@@ -110,11 +110,14 @@ def _empty_figures(widget: bool) -> tuple[go.Figure, go.Figure]:
     ph.add_scatter(mode="markers", name="TCP's settled mean", marker=dict(color=color_for("simulation"),
                    symbol="star", size=14, line=dict(color="#000", width=1)))
     ph.update_yaxes(scaleanchor="x", scaleratio=1)
+    ph.update_xaxes(constrain="domain")
     jf = new_figure(widget=widget, title="Jain's fairness index of the two rates", xaxis_title="time (s)",
-                    yaxis_title="(x1 + x2)² / (2 (x1² + x2²))", height=300)
+                    yaxis_title="(x1 + x2)² / (2 (x1² + x2²))", height=330)
     jf.add_scatter(mode="lines", name="two TCP flows", line=dict(color=color_for("simulation"), width=1))
     jf.add_scatter(mode="lines", name="Chiu & Jain's AIMD", line=dict(color=color_for("stop-and-wait"), width=1.5))
     jf.update_yaxes(range=[0.45, 1.02])
+    for fig, rows in ((ph, 2), (jf, 1)):  # legends under the plots, clear of the titles
+        fig.update_layout(legend=dict(orientation="h", y=-0.15, yanchor="top", x=0), margin=dict(b=70 + 22 * rows))
     return ph, jf
 
 

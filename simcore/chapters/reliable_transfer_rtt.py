@@ -126,7 +126,7 @@ def step_demo(setting: RttSetting) -> dict[str, np.ndarray]:
 
 def _empty_figures(widget: bool) -> tuple[go.Figure, go.Figure, go.Figure]:
     f = new_figure(widget=widget, title="Sample RTTs of probes, and TCP's estimate and timeout",
-                   xaxis_title="time (s)", yaxis_title="ms", height=420)
+                   xaxis_title="time (s)", yaxis_title="ms", height=500)
     f.add_scatter(mode="markers", name="SampleRTT (taken)", marker=dict(color=color_for("bound"), size=4))
     f.add_scatter(mode="markers", name="skipped (Karn)", marker=dict(color=color_for("bound"), size=7,
                   symbol="circle-open"))
@@ -141,7 +141,7 @@ def _empty_figures(widget: bool) -> tuple[go.Figure, go.Figure, go.Figure]:
     f.add_scatter(mode="markers", name="timer fired: probe lost (needed)",
                   marker=dict(color=color_for("stop-and-wait"), symbol="triangle-down", size=9))
     s = new_figure(widget=widget, title="The estimator after the RTT steps from 100 to 200 ms",
-                   xaxis_title="samples since the step", yaxis_title="ms", height=300)
+                   xaxis_title="samples since the step", yaxis_title="ms", height=330)
     s.add_scatter(mode="lines", name="closed form 200 − 100 (1 − α)ⁿ", line=dict(color=color_for("closed form"),
                   width=1.5))
     s.add_scatter(mode="markers", name="EstimatedRTT (estimator)", marker=dict(color=color_for("simulation"), size=6))
@@ -151,12 +151,14 @@ def _empty_figures(widget: bool) -> tuple[go.Figure, go.Figure, go.Figure]:
     s.update_xaxes(range=[0, STEP[2] + 1])
     k = new_figure(widget=widget, title="Spurious retransmissions in this run against K",
                    xaxis_title="K in TimeoutInterval = EstimatedRTT + K·DevRTT", yaxis_title="spurious retransmissions",
-                   height=300)
+                   height=350)
     for (label, _rule), color, dash in zip(RULE_CHOICES, ("simulation", "retransmission", "stop-and-wait"),
                                           ("solid", "dash", "dot"), strict=True):
         k.add_scatter(mode="lines+markers", name=label, line=dict(color=color_for(color), dash=dash))
     k.add_scatter(mode="markers", name="your setting", marker=dict(symbol="circle-open", size=18, color="#000",
                   line=dict(width=2)))
+    for fig, rows in ((f, 3), (s, 1), (k, 2)):  # legends under the plots, clear of the titles
+        fig.update_layout(legend=dict(orientation="h", y=-0.2, yanchor="top", x=0), margin=dict(b=70 + 22 * rows))
     return f, s, k
 
 

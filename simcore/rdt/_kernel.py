@@ -42,7 +42,7 @@ OUT_TIMEOUTS = 0  # the counts returned in ``counts``
 OUT_DATA = 1
 OUT_ACKS = 2
 OUT_DELIVERED = 3
-OUT_DONE = 4  # 1 if the application's n_packets were all acknowledged before the end
+OUT_DONE = 4  # 1: the application's n_packets were all acknowledged before the end; 2: max_sends was reached
 
 
 @njit(cache=True)
@@ -63,12 +63,14 @@ def _grow(ht, hs, hk, ha, meta):
 
 @njit(cache=True)
 def run(proto, window, tx_s, ack_tx_s, prop_s, timeout_s, duration_s, n_packets, every_ack, rng, p_data, p_ack,
-        drop_data, drop_ack, max_tx):
+        drop_data, drop_ack, max_tx, max_sends):
     """Run one transfer; return the records (see ``simcore.rdt.model.RdtResult``) and ``counts``.
 
     proto: GBN (0) or SR (1). n_packets: 0 for an endless supply. every_ack: GBN's timer restarts on every ACK
     (True) or only on ACKs of new packets (False). drop_data, drop_ack: sorted transmission numbers lost for sure.
     max_tx: the most data transmissions the run can start (the link's packet times in ``duration_s``, plus two).
+    max_sends: stop the run when it is about to start data transmission number ``max_sends`` (0: never); the
+    run then ends at that moment (``OUT_DONE`` = 2).
     Every record array has room for ``max_tx`` rows but is allocated empty or zeroed (``np.empty``, ``np.zeros``:
     the operating system maps pages only when they are written), and each row is filled when it is first used, so
     a run that sends little (stop-and-wait on a long, fast link) touches little memory.
@@ -118,6 +120,9 @@ def run(proto, window, tx_s, ack_tx_s, prop_s, timeout_s, duration_s, n_packets,
         if pending_send:
             pending_send = False
             # the sender's link is free: start the next packet it may send, retransmissions first
+            if max_sends > 0 and n_data >= max_sends and link_free <= t:
+                done = 2
+                break
             if link_free <= t and n_data < max_tx:
                 seq = -1
                 if proto == GBN:
@@ -260,7 +265,7 @@ def run(proto, window, tx_s, ack_tx_s, prop_s, timeout_s, duration_s, n_packets,
                 rq[(rq_head + rq_len) % rq.shape[0]] = arg
                 rq_len += 1
                 pending_send = True
-    end_s = t if done == 1 else duration_s
+    end_s = t if done > 0 else duration_s
     counts = np.array([n_to, n_data, n_ack, n_delivered, done], np.int64)
     return (data_t[:n_data].copy(), data_seq[:n_data].copy(), data_retx[:n_data].copy(),
             data_arrive[:n_data].copy(), data_action[:n_data].copy(), ack_t[:n_ack].copy(), ack_no[:n_ack].copy(),

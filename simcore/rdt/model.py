@@ -30,7 +30,9 @@ class RdtResult:
         reached the sender (NaN: lost).
     timeout_at_s, timeout_seq: each expiry of a timer and the packet it was set for (GBN: the base).
     delivered_at_s: per sequence number, when the packet reached the receiving application (NaN: not yet).
-    end_s: the end of the run (``duration_s``, or when the last of ``n_packets`` was acknowledged).
+    end_s: the end of the run (``duration_s``, or when the last of ``n_packets`` was acknowledged, or when
+        ``max_sends`` transmissions had started). completed: all ``n_packets`` acknowledged. cut: stopped by
+        ``max_sends``.
     """
 
     params: RdtParams
@@ -47,6 +49,7 @@ class RdtResult:
     delivered_at_s: np.ndarray
     end_s: float
     completed: bool
+    cut: bool = False
 
     @property
     def delivered(self) -> int:
@@ -114,8 +117,8 @@ def simulate_rdt(params: RdtParams, seed: SeedLike = 0) -> RdtResult:
     drops = [np.unique(np.asarray(d, np.int64)) for d in (p.drop_data, p.drop_ack)]
     out = K.run(K.SR if p.protocol == "sr" else K.GBN, p.window, p.packet_time_s, p.ack_time_s, p.rtt_s / 2.0,
                 p.timeout_s, p.duration_s, p.n_packets, p.timer_restart == "every_ack", rng, p.loss_data, p.loss_ack,
-                drops[0], drops[1], p.max_transmissions)
+                drops[0], drops[1], min(p.max_transmissions, p.max_sends or p.max_transmissions), p.max_sends)
     (d_t, d_seq, d_retx, d_arr, d_act, a_t, a_no, a_arr, to_t, to_seq, deliv, counts, end_s) = out
     n_seq = int(d_seq.max()) + 1 if d_seq.size else 0
     return RdtResult(params, d_t, d_seq, d_retx, d_arr, d_act, a_t, a_no, a_arr, to_t, to_seq, deliv[:n_seq].copy(),
-                     float(end_s), bool(counts[K.OUT_DONE]))
+                     float(end_s), bool(counts[K.OUT_DONE] == 1), bool(counts[K.OUT_DONE] == 2))

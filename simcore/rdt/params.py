@@ -39,6 +39,8 @@ class RdtParams:
     drop_data, drop_ack: transmissions lost for sure, by their number in sending order from 0 (data packets,
         retransmissions included / ACKs), e.g. ``drop_data=(2,)`` loses the third data packet sent (K&R fig. 3.22).
     timer_restart: Go-Back-N's timer restarts on 'new_ack' (default) or on 'every_ack'.
+    max_sends: end the run when it would start its ``max_sends``-th data transmission, in [0, 2e6] (0: run to
+        ``duration_s``); bounds the work of a run whose sender floods the link (premature timeouts).
     """
 
     protocol: str = "gbn"
@@ -55,6 +57,7 @@ class RdtParams:
     drop_data: tuple[int, ...] = ()
     drop_ack: tuple[int, ...] = ()
     timer_restart: str = "new_ack"
+    max_sends: int = 0
 
     def __post_init__(self):
         check_choice("protocol", self.protocol, PROTOCOLS)
@@ -77,6 +80,7 @@ class RdtParams:
                 raise ValueError(f"{name}={value!r} is not allowed: must be a tuple of transmission numbers >= 0")
             object.__setattr__(self, name, tuple(check_int(f"{name}[{i}]", v, 0) for i, v in enumerate(value)))
         check_choice("timer_restart", self.timer_restart, TIMER_RESTARTS)
+        check_int("max_sends", self.max_sends, 0, MAX_TRANSMISSIONS)
         if self.max_transmissions > MAX_TRANSMISSIONS:
             raise ValueError(
                 f"duration_s={self.duration_s!r} is out of range: at {self.packet_time_s:.3g} s per packet it "

@@ -25,6 +25,7 @@ PROBE_BYTES = 100  # IP bytes of a probe
 ACK_BYTES = 40  # IP bytes of its answer on the return path
 ACCESS_BPS = 1e9  # the dumbbell's access links (simcore.packet.dumbbell's default)
 MAX_PROBES = 20_000
+MAX_PACKET_TIMES = 300_000  # full-size packets the bottleneck can send in a run: an untraced run of about a second
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class ProbeSetting:
     buffer_packets: its drop-tail buffer, in [1, 2000] packets. tcp_start_s: when the bulk TCP flow opens, in
     [0, duration_s] s (at duration_s: never). loss_pct: random loss on the bottleneck (probes and data), in
     [0, 20] %. probe_interval_ms: time between probes, in [2, 1000] ms. duration_s: simulated time, in (0, 120] s;
-    at most 20,000 probes. seed: int >= 0."""
+    at most 20,000 probes and 300,000 bottleneck packet times. seed: int >= 0."""
 
     rtt_ms: float = 100.0
     rate_mbps: float = 5.0
@@ -53,6 +54,12 @@ class ProbeSetting:
         check_real("loss_pct", self.loss_pct, 0.0, 20.0)
         check_real("probe_interval_ms", self.probe_interval_ms, 2.0, 1000.0)
         check_seed(self.seed)
+        packet_times = self.duration_s * self.rate_mbps * 1e6 / (8 * 1500)
+        if packet_times > MAX_PACKET_TIMES:
+            raise ValueError(f"duration_s={self.duration_s!r} is out of range at rate_mbps={self.rate_mbps!r}: "
+                             f"{packet_times:,.0f} bottleneck packet times, more than {MAX_PACKET_TIMES:,} (about a "
+                             f"second of simulation): must be at most "
+                             f"{MAX_PACKET_TIMES / packet_times * self.duration_s:.3g} s at this rate")
         n = self.duration_s / (self.probe_interval_ms * 1e-3)
         if n > MAX_PROBES:
             raise ValueError(f"probe_interval_ms={self.probe_interval_ms!r} is out of range for duration_s="

@@ -229,3 +229,14 @@ def test_memory_stays_bounded_at_the_largest_run():
     assert p.max_transmissions <= 2_000_000
     res = simulate_rdt(p, 0)
     assert res.transmissions <= p.max_transmissions
+
+
+def test_max_sends_cuts_a_flooding_run_short():
+    # a 1 ms timeout on a 400 ms path: every packet goes again each ms; the run stops at its 500th transmission
+    p = RdtParams(protocol="sr", window=8, rate_bps=1e9, rtt_s=0.4, timeout_s=1e-3, duration_s=5.0, max_sends=500)
+    res = simulate_rdt(p, 0)
+    assert res.cut and not res.completed and res.transmissions == 500
+    assert res.end_s == pytest.approx(res.data_start_s[-1] + 1e-3, abs=1e-3)  # the next send would have started
+    assert res.duplicates == 0 and res.delivered == 0  # nothing can arrive before 0.2 s
+    with pytest.raises(ValueError, match="max_sends=-1"):
+        RdtParams(max_sends=-1)

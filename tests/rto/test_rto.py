@@ -161,6 +161,8 @@ def test_bad_estimator_parameters_are_refused(bad, match):
 def test_bad_inputs_are_refused():
     with pytest.raises(ValueError, match=r"probe_interval_ms=2.0 is out of range.*60,000 probes"):
         ProbeSetting(probe_interval_ms=2.0, duration_s=120.0)
+    with pytest.raises(ValueError, match=r"more than 300,000 .*must be at most 36 s at this rate"):
+        ProbeSetting(rate_mbps=100.0, duration_s=120.0, probe_interval_ms=50.0)
     with pytest.raises(ValueError, match="rule='fast'"):
         replay_timer(SEND, STEP, rule="fast")
     with pytest.raises(ValueError, match="rtt_s is not allowed"):
