@@ -19,6 +19,8 @@ def main(argv: list[str] | None = None) -> int:
     fig.add_argument("--no-png", action="store_true", help="write HTML only (no browser needed)")
     nbs = sub.add_parser("notebooks", help="execute notebooks and store them with only checked outputs")
     nbs.add_argument("paths", nargs="+")
+    nbs.add_argument("--fold", action="store_true",
+                     help="only fold the cells tagged deep-dive (they open folded), without executing")
     sub.add_parser("warm", help="compile and cache every numba kernel")
     add_package_parser(sub)
     book = sub.add_parser("book", help="execute the chapters once and build them as a static book (book/_build)")
@@ -29,10 +31,13 @@ def main(argv: list[str] | None = None) -> int:
         paths = write_figures(args.chapter, args.out, png=not args.no_png)
         print(f"wrote {len(paths)} files under {args.out}/")
     elif args.command == "notebooks":
-        from simcore.notebooks import execute_and_store
+        from simcore.notebooks import execute_and_store, fold_and_store
 
         for path in args.paths:
-            print(f"executed and stored {execute_and_store(path)}")
+            if args.fold:
+                print(f"{path}: {fold_and_store(path)} cells folded or unfolded")
+            else:
+                print(f"executed and stored {execute_and_store(path)}")
     elif args.command == "warm":
         from simcore.warm import warm_all
 

@@ -8,8 +8,16 @@
    git-ignored). A chapter is not re-executed while its *inputs digest* is unchanged: the notebook, every
    ``simcore`` source, ``data/``, and the versions of the libraries that draw. Jupyter Book's own cache
    (jupyter-cache) keys on the notebook's code alone, so it would keep outputs made by an older simcore.
+   Each run of deep-dive cells (tagged ``deep-dive``, ``simcore.lecture``) is put behind a toggle there: an
+   HTML ``<details>`` whose summary is the deep dive's heading ("Deep dive: ..."), holding its markdown (headings
+   inside become bold lines: a heading would open a new page section across the toggle) and its code cells.
 2. Build the book with Jupyter Book 1 (Sphinx), execution off, every page re-read (so a warning from an
-   unchanged page is reported again), warnings as errors (``-W --keep-going``).
+   unchanged page is reported again), warnings as errors (``-W --keep-going``). The pages load plotly.js and
+   MathJax from the book itself (``_static/``), both copied from installed Python packages at build time
+   (plotly; MathJax 3 from ``django-static-mathjax``, a PyPI copy of the MathJax distribution, in the
+   ``course`` extras): the book works off line and nothing large is committed. Generated markdown outputs
+   (``IPython.display.Markdown``) are rendered as MyST (``nb_render_markdown_format: myst`` in ``_config.yml``),
+   so their tables are tables and their ``$$...$$`` math keeps its TeX (thin spaces included).
 3. Check that every relative link, image and script in the built HTML resolves, fragments included.
 
 The book's table of contents (``book/_toc.yml``) must list exactly the chapters in ``labs/``: a new chapter
@@ -33,11 +41,11 @@ from urllib.parse import unquote, urlsplit
 import nbformat
 
 __all__ = ["BookReport", "chapter_notebooks", "toc_files", "missing_from_toc", "inputs_digest",
-           "execute_chapters", "build_html", "broken_links", "build"]
+           "execute_chapters", "wrap_deep_dives", "write_mathjax", "build_html", "broken_links", "build"]
 
 # Bump when the way chapters are executed for the book changes (this file is not part of the digest,
 # so that editing the link checker does not re-execute every chapter).
-EXECUTION_FORMAT = 2
+EXECUTION_FORMAT = 3  # 3: deep dives behind toggles
 DIGEST_KEY = "simcore_book"
 _DRAWING_LIBRARIES = ("numpy", "numba", "plotly", "ipywidgets")
 
@@ -131,6 +139,7 @@ def _execute_one(source: str, target: str, digest: str, timeout_s: int) -> float
                             resources={"metadata": {"path": str(src.parent)}})
     client.execute(env={**os.environ, ENV_VAR: "1"})
     nb.metadata.pop("widgets", None)
+    wrap_deep_dives(nb)
     nb.metadata[DIGEST_KEY] = {"inputs_sha256": digest, "source": f"labs/{src.name}"}
     out = Path(target)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -181,6 +190,90 @@ def _write_plotly_js(book_dir: Path) -> None:
         target.write_text(text)
 
 
+# What the book needs of the MathJax 3 distribution: the combined TeX + MathML input / CommonHTML output
+# component, what it may load on demand (TeX extensions, fonts, the menu and its accessibility parts), and the
+# licence. The speech rule engine's data (sre/, 4 MB) is left out: only the menu's explorer would ask for it.
+_MATHJAX_PARTS = ("tex-mml-chtml.js", "input", "output/chtml", "ui", "a11y", "LICENSE")
+MATHJAX_SCRIPT = "mathjax/tex-mml-chtml.js"  # under the book's _static (book/_config.yml: mathjax_path)
+
+
+def _mathjax_source() -> Path:
+    """Return the folder of the installed MathJax 3 distribution (package django-static-mathjax)."""
+    try:
+        from importlib.resources import files
+
+        root = Path(str(files("mathjax"))) / "static" / "mathjax"
+    except ModuleNotFoundError:
+        root = None
+    if root is None or not (root / "es5" / "tex-mml-chtml.js").is_file():
+        raise RuntimeError("MathJax for the book is missing: pip install 'django-static-mathjax>=3.2.2' "
+                           "(in simcore's 'course' extras; make install installs it)")
+    return root
+
+
+def write_mathjax(book_dir: Path) -> Path:
+    """Copy the MathJax files the book needs into ``book_dir/_build/static/mathjax`` (the build copies them to
+    ``_static/``); return that folder. A copy of another version is replaced whole."""
+    import json
+    import shutil
+
+    src = _mathjax_source()
+    version = json.loads((src / "package.json").read_text())["version"] if (src / "package.json").is_file() else "?"
+    target = Path(book_dir) / "_build" / "static" / "mathjax"
+    stamp = target / ".version"
+    if stamp.is_file() and stamp.read_text() == version and (target / "tex-mml-chtml.js").is_file():
+        return target
+    tmp = target.with_name("mathjax.part")
+    shutil.rmtree(tmp, ignore_errors=True)
+    for part in _MATHJAX_PARTS:
+        origin = src / ("es5" if part != "LICENSE" else "") / part
+        dest = tmp / part
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if origin.is_dir():
+            shutil.copytree(origin, dest)
+        else:
+            shutil.copyfile(origin, dest)
+    (tmp / ".version").write_text(version)
+    shutil.rmtree(target, ignore_errors=True)
+    tmp.replace(target)
+    return target
+
+
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*#*[ \t]*$", re.M)
+
+
+def wrap_deep_dives(nb: nbformat.NotebookNode) -> int:
+    """Put each run of deep-dive cells of an executed chapter behind one toggle (see the module docstring);
+    return the number of runs wrapped. The first cell's first heading is the toggle's summary."""
+    import html
+
+    from simcore.lecture import deep_dive_runs
+
+    runs = deep_dive_runs(nb)
+    for start, end in reversed(runs):
+        first = nb.cells[start]
+        title = "Deep dive"
+        if first.cell_type == "markdown":
+            m = _HEADING.search(first.source)
+            if m and not first.source[: m.start()].strip():
+                title = m.group(2)
+                first.source = first.source[m.end():].lstrip("\n")
+        for cell in nb.cells[start:end]:
+            if cell.cell_type == "markdown":
+                cell.source = _HEADING.sub(lambda h: f"**{h.group(2)}**", cell.source)
+        if not title.lower().startswith("deep dive"):
+            title = f"Deep dive: {title}"
+        opening = (f'<details class="simcore-deep-dive">\n<summary><b>{html.escape(title)}</b> '
+                   '<i>(click to open)</i></summary>\n\n')
+        if first.cell_type == "markdown":
+            first.source = opening + first.source
+        else:
+            nb.cells.insert(start, nbformat.v4.new_markdown_cell(opening))
+            end += 1
+        nb.cells.insert(end, nbformat.v4.new_markdown_cell("</details>"))
+    return len(runs)
+
+
 _WARNING = re.compile(r"(WARNING|ERROR|CRITICAL|SEVERE):")
 
 
@@ -191,6 +284,7 @@ def build_html(root: Path) -> tuple[int, list[str], Path]:
     """
     book_dir = Path(root) / "book"
     _write_plotly_js(book_dir)
+    write_mathjax(book_dir)
     cmd = [sys.executable, "-c", "from jupyter_book.cli.main import main; main()", "build", str(book_dir), "--all",
            "--warningiserror", "--keep-going"]
     run = subprocess.run(cmd, capture_output=True, text=True, cwd=root)

@@ -4,7 +4,9 @@ Stored notebooks keep outputs only in the cells nbval checks (the chapter's key 
 cells tagged ``nbval-check-output`` (the tag keeps the marker out of students' sight; nbval reads tags),
 or, in older notebooks, whose source contains ``# NBVAL_CHECK_OUTPUT``. So diffs stay readable and files
 stay small; plots re-render when a student runs
-the chapter. ``python -m simcore notebooks labs/*.ipynb`` runs this on each file.
+the chapter. ``python -m simcore notebooks labs/*.ipynb`` runs this on each file. Storing also folds the
+deep dives (``simcore.lecture.fold_deep_dives``: cells tagged ``deep-dive`` open folded);
+``python -m simcore notebooks --fold labs/*.ipynb`` does only that, without executing.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from pathlib import Path
 
 import nbformat
 
-__all__ = ["CHECK_MARK", "CHECK_TAG", "is_checked", "strip_unchecked_outputs", "execute_and_store"]
+from simcore.lecture import fold_deep_dives
+
+__all__ = ["CHECK_MARK", "CHECK_TAG", "is_checked", "strip_unchecked_outputs", "execute_and_store", "fold_and_store"]
 
 CHECK_MARK = "# NBVAL_CHECK_OUTPUT"
 CHECK_TAG = "nbval-check-output"
@@ -55,5 +59,18 @@ def execute_and_store(path: str | Path, timeout_s: int = 600) -> Path:
     nb = nbformat.read(p, as_version=4)
     NotebookClient(nb, timeout=timeout_s, kernel_name="python3", resources={"metadata": {"path": str(p.parent)}}
                    ).execute()
-    nbformat.write(strip_unchecked_outputs(nb), p)
+    nb = strip_unchecked_outputs(nb)
+    fold_deep_dives(nb)
+    nbformat.write(nb, p)
     return p
+
+
+def fold_and_store(path: str | Path) -> int:
+    """Fold the deep dives of the notebook at ``path`` (nothing executed); write it back if anything changed.
+    Return the number of cells changed."""
+    p = Path(path)
+    nb = nbformat.read(p, as_version=4)
+    changed = fold_deep_dives(nb)
+    if changed:
+        nbformat.write(nb, p)
+    return changed

@@ -363,6 +363,7 @@ class LivePanel:
         self._t_change = 0.0
         self.veiled = False
         self._style = None
+        self._holding = False
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
             control.layout.width = "auto"
@@ -420,7 +421,8 @@ class LivePanel:
         return {name: control.value for name, control in self.controls.items()}
 
     def _on_change(self, _change) -> None:
-        self.refresh()
+        if not self._holding:  # set() refreshes once after all its controls
+            self.refresh()
 
     def _mark_idle(self, values: dict) -> None:
         reasons = dict(self.idle(values)) if self.idle else {}
@@ -482,11 +484,19 @@ class LivePanel:
         self.status.value = f"{message} <span style='color:#777'>{timing}</span>{self._idle_note}"
 
     def set(self, **values) -> None:
-        """Set controls by name (as a student moving sliders would); each change re-runs ``update``."""
-        for name, value in values.items():
+        """Set controls by name (as a student moving sliders would); ``update`` runs once, after all of them."""
+        for name in values:
             if name not in self.controls:
                 raise ValueError(f"{name!r} is not a control of this panel: must be one of {list(self.controls)}")
-            self.controls[name].value = value
+        before = self.values()
+        self._holding = True
+        try:
+            for name, value in values.items():
+                self.controls[name].value = value
+        finally:
+            self._holding = False
+        if self.values() != before:
+            self.refresh()
 
     def _repr_mimebundle_(self, **kwargs):
         if static.is_static():  # a book build: no kernel behind the page, show a snapshot

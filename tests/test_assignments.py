@@ -5,8 +5,14 @@ directory (assignments/ is the course root, each chapter one nbgrader assignment
 runs the solutions *and* the hidden tests, so a clean run proves the solutions pass. ``nbgrader
 generate_assignment`` then writes the students' copies into a temporary course directory; we check that the
 solutions and the hidden tests are gone from them and that the answer cells now raise NotImplementedError.
+
+An assignment gives each student their own numbers (``simcore.grading.student_params``; its setup cell prints
+a line starting "Your numbers"). Each is run as two students (``SIMCORE_STUDENT``): the two must print different
+numbers, each one's solution must pass its own tests, and the first student's answers must fail the second
+student's tests (the graded cells run again after the identity is switched in the same kernel).
 """
 
+import os
 import shutil
 import subprocess
 import sys
@@ -30,7 +36,7 @@ def test_there_are_assignments():
 def test_source_has_nbgrader_cells(path):
     nb = nbformat.read(path, as_version=4)
     graded = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
-    answers = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
+    answers = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"]
     assert answers and all("### BEGIN SOLUTION" in c.source and "### END SOLUTION" in c.source for c in answers)
     assert graded and all(c.metadata["nbgrader"]["points"] > 0 for c in graded)
     assert any("### BEGIN HIDDEN TESTS" in c.source for c in graded)
@@ -38,10 +44,66 @@ def test_source_has_nbgrader_cells(path):
     assert len(ids) == len(set(ids))
 
 
+STUDENTS = ("student-a", "student-b")
+# Assignments that still give everyone the same numbers. A chapter's owner converts each (CONTRIBUTING.md, "How to
+# write an assignment") and removes it from this list; the lead empties it at the end.
+NOT_YET_PERSONAL = {
+    "00_start_here/2_pooling", "00b_tcp_primer/1_bdp", "00b_tcp_primer/2_sawtooth", "01_admission_control/1_net_share",
+    "01_admission_control/2_ticket_gain", "02_satellite_proxies/1_window_limit",
+    "02_satellite_proxies/2_round_trips_saved", "03_ftp_sctp/1_round_trips", "03_ftp_sctp/2_sample_size",
+    "04_delay_model/1_round_trips", "04_delay_model/2_slow_start", "05_object_packaging/1_count_packets",
+    "05_object_packaging/2_codec",
+}
+_SWITCH = "import os\nos.environ['SIMCORE_STUDENT'] = {!r}  # injected by the test: another student grades"
+
+
+def _name(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+def _execute(nb, student: str, tmp_path: Path, *, allow_errors: bool = False):
+    env = {**os.environ, "SIMCORE_STUDENT": student}
+    env.pop("NBGRADER_EXECUTION", None)
+    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=allow_errors,
+                   resources={"metadata": {"path": str(tmp_path)}}).execute(env=env)
+    return nb
+
+
+def _errors(cell) -> list[str]:
+    return [f"{o.get('ename')}: {o.get('evalue', '')[:300]}" for o in cell.get("outputs", [])
+            if o.output_type == "error"]
+
+
+def _numbers(nb) -> str:
+    return "".join(line for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+                   if o.output_type == "stream" for line in o.text.splitlines(True) if line.startswith("Your numbers"))
+
+
+def test_the_not_yet_personal_list_names_real_assignments():
+    assert NOT_YET_PERSONAL <= {_name(p) for p in NOTEBOOKS}
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_solution_passes_its_own_tests(path, tmp_path):
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    if _name(path) in NOT_YET_PERSONAL:
+        assert not _numbers(_execute(nb, STUDENTS[0], tmp_path)), f"{_name(path)} is personal now: unlist it"
+        return
+    first, second = STUDENTS
+    graded = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"]
+    n = len(nb.cells)
+    nb.cells += [nbformat.v4.new_code_cell(_SWITCH.format(second))] + [nbformat.v4.new_code_cell(c.source)
+                                                                         for c in graded]
+    ran = _execute(nb, first, tmp_path, allow_errors=True)
+    own = {i: _errors(c) for i, c in enumerate(ran.cells[:n]) if _errors(c)}
+    assert not own, f"{_name(path)}: {first}'s solution fails its own tests: {own}"
+    crossed = [e for c in ran.cells[n + 1:] for e in _errors(c)]
+    assert any(e.startswith("AssertionError") for e in crossed), (
+        f"{_name(path)}: {first}'s answers pass {second}'s tests: the numbers are not personal enough")
+    other = _execute(nbformat.read(path, as_version=4), second, tmp_path)  # raises if the solution fails
+    numbers = (_numbers(ran), _numbers(other))
+    assert all(numbers), f"{_name(path)}: the setup cell prints no 'Your numbers' line"
+    assert numbers[0] != numbers[1], f"{_name(path)}: two students got the same numbers: {numbers[0]}"
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -58,4 +120,7 @@ def test_student_version_generates(chapter, tmp_path):
         assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text, p.name
         nb = nbformat.read(p, as_version=4)
         answers = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
-        assert answers and all("NotImplementedError" in c.source for c in answers), p.name
+        code_answers = [c for c in answers if c.cell_type == "code"]
+        assert code_answers and all("NotImplementedError" in c.source for c in code_answers), p.name
+        # a free-text answer (manually graded) is emptied for the student
+        assert all(c.source.strip() == "YOUR ANSWER HERE" for c in answers if c.cell_type == "markdown"), p.name

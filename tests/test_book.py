@@ -7,12 +7,14 @@ the link checker and the inputs digest on small hand-made cases. The ``book`` te
 
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from simcore.book import (
+    MATHJAX_SCRIPT,
     broken_links,
     build,
     build_html,
@@ -20,7 +22,10 @@ from simcore.book import (
     inputs_digest,
     missing_from_toc,
     toc_files,
+    wrap_deep_dives,
+    write_mathjax,
 )
+from simcore.lecture import DEEP_DIVE_TAG, deep_dive_runs
 
 ROOT = Path(__file__).resolve().parents[1]
 BINDER = "https://mybinder.org/v2/gh/simcore-lab/simcore-lab/HEAD?urlpath=lab/tree/labs/{}"
@@ -121,6 +126,7 @@ def test_book_builds_without_warnings_and_its_links_resolve():
     assert not report.broken_links, "\n".join(report.broken_links[:20])
     html = report.html_dir
     assert (html / "_static" / "plotly.min.js").stat().st_size > 1_000_000
+    assert (html / "_static" / MATHJAX_SCRIPT).stat().st_size > 500_000  # MathJax from the book itself
     assert (html / "instructor.html").exists()
     intro = (html / "intro.html").read_text()
     for nb in chapter_notebooks(ROOT):
@@ -133,5 +139,117 @@ def test_book_builds_without_warnings_and_its_links_resolve():
         assert "application/vnd.jupyter.widget-view+json" not in page, nb.stem
         if n_panels:
             assert "plotly-graph-div" in page, nb.stem
+        problems = page_problems(page)
+        assert not problems, f"{nb.stem}: {problems[:5]}"
+        runs = deep_dive_runs(nbformat.read(nb, 4))
+        assert page.count('<details class="simcore-deep-dive">') == len(runs), f"{nb.stem}: deep dives not toggled"
         executed = json.loads((ROOT / "book" / "labs" / nb.name).read_text())
         assert executed["metadata"]["simcore_book"]["inputs_sha256"] == inputs_digest(ROOT, nb)
+
+
+class _Text(HTMLParser):
+    """The text of each <p> (code and math spans left out) and every script's src, of one built page."""
+
+    def __init__(self):
+        super().__init__()
+        self.paragraphs: list[str] = []
+        self.scripts: list[str] = []
+        self._p: list[str] | None = None
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "script" and a.get("src"):
+            self.scripts.append(a["src"])
+        if tag == "p":
+            self._p = []
+        elif tag in ("code", "pre") or (tag == "span" and "math" in (a.get("class") or "").split()):
+            self._skip += 1
+
+    def handle_endtag(self, tag):
+        if tag == "p" and self._p is not None:
+            self.paragraphs.append("".join(self._p))
+            self._p = None
+        elif tag in ("code", "pre", "span") and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if self._p is not None and not self._skip:
+            self._p.append(data)
+
+
+def page_problems(page: str) -> list[str]:
+    """Return what a reader would see broken in a built page: a markdown pipe table left as text, display math
+    (``$$``) left in a paragraph, a TeX thin space turned into a comma, a script loaded from another site."""
+    t = _Text()
+    t.feed(page)
+    problems = [f"raw pipe table: {p.strip()[:80]!r}" for p in t.paragraphs
+                if re.search(r"^\s*\|.*\|\s*$", p, re.M) and re.search(r"\|\s*[-\u2014:]+\s*\|", p)]
+    problems += [f"$$ in a paragraph: {p.strip()[:80]!r}" for p in t.paragraphs if "$$" in p]
+    problems += [f"script from another site: {src}" for src in t.scripts if re.match(r"^(https?:)?//", src)]
+    return problems
+
+
+def test_page_problems_finds_what_the_old_book_showed():
+    old = ("<p>| element | paper | our model |\n| \u2014 | \u2014 | \u2014 |\n| satellite | E3 | two links |</p>"
+           "<p>$$T = 2K,d_h + N,d_{get}$$</p>"
+           '<script defer="defer" src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js"></script>')
+    assert len(page_problems(old)) == 3
+    fine = ('<table><tr><td>a</td></tr></table><div class="math">\\[T = 2K\\,d_h\\]</div>'
+            "<p>a | b is not a table</p><pre>| x | y |\n|---|---|</pre>"
+            '<script src="../_static/mathjax/tex-mml-chtml.js"></script>')
+    assert page_problems(fine) == []
+
+
+def test_deep_dives_go_behind_one_toggle_each_in_the_book():
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    cells = [md("# Chapter\n\nMain path."), md("## Deep dive: the fine print\n\nText.\n\n### A detail\n\nMore."),
+             code("print(1)"), md("Back on the path."), code("print(2)"), md("Then more.")]
+    for c in (cells[1], cells[2], cells[4]):
+        c.metadata["tags"] = [DEEP_DIVE_TAG]
+    nb = nbformat.v4.new_notebook(cells=cells)
+    assert wrap_deep_dives(nb) == 2
+    src = [c.source for c in nb.cells]
+    assert src[1].startswith('<details class="simcore-deep-dive">\n<summary><b>Deep dive: the fine print</b>')
+    assert "## Deep dive" not in src[1] and "**A detail**" in src[1] and "###" not in src[1]
+    assert src[3] == "</details>" and src[4] == "Back on the path."
+    assert src[5].startswith('<details class="simcore-deep-dive">\n<summary><b>Deep dive</b> ')  # a code cell first
+    assert nb.cells[6].source == "print(2)" and src[7] == "</details>" and src[8] == "Then more."
+    assert deep_dive_runs(nb) == [(1, 3), (6, 7)]  # the tags stay on the cells themselves
+
+
+def test_mathjax_is_copied_into_the_book_from_an_installed_package(tmp_path):
+    folder = write_mathjax(tmp_path)
+    script = folder / "tex-mml-chtml.js"
+    assert script.stat().st_size > 500_000 and (folder / "LICENSE").is_file()
+    assert any((folder / "output" / "chtml" / "fonts").rglob("*.woff"))  # the fonts it loads
+    assert any((folder / "input" / "tex" / "extensions").glob("*.js"))  # TeX extensions loaded on demand
+    assert MATHJAX_SCRIPT == "mathjax/tex-mml-chtml.js" and folder.name == "mathjax"
+    assert write_mathjax(tmp_path) == folder  # a second build reuses it
+    config = (ROOT / "book" / "_config.yml").read_text()
+    assert f"mathjax_path: {MATHJAX_SCRIPT}" in config and "nb_render_markdown_format: myst" in config
+
+
+@pytest.mark.book
+def test_generated_markdown_renders_as_tables_and_math_and_deep_dives_fold(tmp_path):
+    """A one-chapter book with the real _config.yml: a Markdown output's table and $$ formula with \\, render."""
+    book = tmp_path / "book"
+    (book / "labs").mkdir(parents=True)
+    (book / "_config.yml").write_text((ROOT / "book" / "_config.yml").read_text())
+    (book / "_toc.yml").write_text("format: jb-book\nroot: intro\nchapters:\n  - file: labs/ch\n")
+    (book / "intro.md").write_text("# Intro\n")
+    table = "| element | paper | ours |\n| --- | --- | --- |\n| link | E3 | two links |\n\n$$T = 2K\\,d_h$$\n"
+    out = nbformat.v4.new_output("display_data", data={"text/markdown": table, "text/plain": "<Markdown>"})
+    deep = nbformat.v4.new_markdown_cell("## Deep dive: details\n\nHidden $x$.")
+    deep.metadata["tags"] = [DEEP_DIVE_TAG]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Ch\n\nText."),
+                                         nbformat.v4.new_code_cell("Markdown(t)", outputs=[out]), deep])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    wrap_deep_dives(nb)
+    nbformat.write(nb, book / "labs" / "ch.ipynb")
+    code, warnings, html = build_html(tmp_path)
+    assert code == 0 and not warnings, warnings
+    page = (html / "labs" / "ch.html").read_text()
+    assert page_problems(page) == [], page_problems(page)
+    assert "<table" in page and "2K\\,d_h" in page and (html / "_static" / MATHJAX_SCRIPT).is_file()
+    assert page.count('<details class="simcore-deep-dive">') == 1 and "<b>Deep dive: details</b>" in page

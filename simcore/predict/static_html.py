@@ -2,7 +2,8 @@
 
 A static page has no kernel to commit to, so each answer, and each panel or output a prediction holds
 back, sits inside an HTML ``<details>`` element the reader opens after predicting. Plots drawn inside a
-closed ``<details>`` have no width yet: opening it asks plotly to fit them (``ontoggle``).
+closed ``<details>`` have no width yet: opening it asks plotly to fit them (``ontoggle``). The class
+``tex2jax_process`` has the book's MathJax typeset the math inside (Sphinx has it skip raw HTML otherwise).
 """
 
 from __future__ import annotations
@@ -21,15 +22,16 @@ _FIT = ("if (this.open && window.Plotly) this.querySelectorAll('.js-plotly-plot'
 
 def veiled_html(inner: str, summary: str = RESULT_SUMMARY) -> str:
     """Return ``inner`` (trusted HTML) behind a toggle labelled ``summary``."""
-    return (f"<details class='simcore-reveal' ontoggle=\"{_FIT}\"><summary><b>{html.escape(summary)}</b>"
-            f"</summary>\n{inner}\n</details>")
+    return (f"<details class='simcore-reveal tex2jax_process' ontoggle=\"{_FIT}\">"
+            f"<summary><b>{html.escape(summary)}</b></summary>\n{inner}\n</details>")
 
 
 def prediction_html(pred) -> str:
     """Return a prediction for a static page: title, question (and choices), and behind a toggle the
     answer with its explanation (and, for choices, the note on each choice)."""
     rounds = pred.settings or [{}]
-    parts = ["<div class='simcore-prediction-static' style='border-left:4px solid #0072B2;padding:2px 10px'>"]
+    parts = ["<div class='simcore-prediction-static tex2jax_process' "
+             "style='border-left:4px solid #0072B2;padding:2px 10px'>"]
     for i in range(len(rounds)):
         pred.round = i
         parts.append(f"<p><b>{html.escape(pred.title)}.</b> {to_html(pred.question_text(), inline=True)}</p>")

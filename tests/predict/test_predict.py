@@ -208,6 +208,7 @@ def test_the_book_shows_the_question_and_keeps_the_answer_behind_a_toggle(monkey
     pred = NumberPrediction("How long at load 0.9?", answer=10.8, unit="ms", explanation="Nine times $L/R$.")
     page = pred._repr_mimebundle_()["text/html"]
     assert "How long at load 0.9?" in _outside_details(page) and ANSWER_SUMMARY in page
+    assert "tex2jax_process" in page  # the book's MathJax (Sphinx's config) typesets only such HTML
     assert "10.8 ms" in page and "10.8" not in _outside_details(page) and "Nine times" not in _outside_details(page)
     choice = ChoicePrediction("Which?", choices=["faster", "slower"], answer="slower", feedback={"faster": "No."})
     page = choice._repr_mimebundle_()["text/html"]
