@@ -31,7 +31,7 @@ MAIN_PATH_WORDS_GOAL = 1500
 MAIN_PATH_WORDS = {
     "00_start_here": 1692,
     "00b_tcp_primer": 3452,
-    "00c_reliable_transfer": 1500,
+    "00c_reliable_transfer": 1469,
     "01_admission_control": 3540,
     "02_satellite_proxies": 3698,
     "03_ftp_sctp": 3851,
