@@ -34,11 +34,11 @@ RATE_CHOICES = (("0.1 Mbit/s (L/R = 80 ms)", 0.1), ("0.5 Mbit/s (16 ms)", 0.5), 
                 ("2 Mbit/s (4 ms)", 2.0), ("10 Mbit/s (0.8 ms)", 10.0), ("1 Gbit/s (8 µs)", 1000.0))
 DIAGRAM_PACKETS = 12  # the diagram follows the first 12 packets until each is acknowledged ...
 DIAGRAM_MAX_SENDS = 120  # ... or its first 120 transmissions, if a flooding sender needs more
-WINDOW_GRID = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
-LOSS_GRID = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5)
+WINDOW_GRID = (1, 2, 4, 6, 8, 12, 16, 32)
+LOSS_GRID = (0.0, 0.05, 0.1, 0.2, 0.35, 0.5)
 SWEEP_PACKET_TIMES = 2000  # each simulated point of the sweeps: at least this many packet times ...
 SWEEP_ROUNDS = 40  # ... and this many timeouts plus round trips ...
-SWEEP_MAX_SENDS = 8_000  # ... but at most this many transmissions: a move runs 42 runs, so at most 336,000
+SWEEP_MAX_SENDS = 8_000  # ... but at most this many transmissions: a move runs 35 runs, so at most 280,000
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ class FairnessSetting:
     start2_s: float = 3.0
     buffer_packets: int = 20
     rate_mbps: float = 5.0
-    duration_s: float = 20.0
+    duration_s: float = 15.0
     loss_pct: float = 0.0
     seed: int = 1
 
@@ -165,10 +165,10 @@ def make_panel(setting: FairnessSetting | None = None, *, gate=None) -> LivePane
     s = setting or FairnessSetting()
     controls = {
         "rtt2_ms": float_slider("flow 2's RTT (ms; flow 1: 40)", s.rtt2_ms, 10, 200, 5),
-        "start2_s": float_slider("flow 2 opens at (s)", s.start2_s, 0, 15, 0.5),
+        "start2_s": float_slider("flow 2 opens at (s)", s.start2_s, 0, 10, 0.5),
         "buffer_packets": int_slider("bottleneck buffer (packets)", s.buffer_packets, 5, 100),
         "rate_mbps": float_slider("bottleneck rate C (Mbit/s)", s.rate_mbps, 1, 20, 1),
-        "duration_s": float_slider("duration (s)", s.duration_s, 10, 40, 1),
+        "duration_s": float_slider("duration (s)", s.duration_s, 15, 40, 1),  # >= start2 + 5 at every position
         "loss_pct": float_slider("random loss (%)", s.loss_pct, 0, 2, 0.1),
         "seed": int_slider("seed", s.seed, 0, 99),
     }

@@ -104,13 +104,13 @@ def test_part2_estimator_lines_follow_the_samples_taken():
 def test_part3_panel_and_predictions():
     panel = part3.make_panel()
     assert panel.last_error is None
-    for name, value in (("rtt2_ms", 10.0), ("rtt2_ms", 200.0), ("start2_s", 15.0), ("buffer_packets", 5),
-                        ("rate_mbps", 20.0), ("loss_pct", 2.0)):
+    for name, value in (("rtt2_ms", 10.0), ("rtt2_ms", 200.0), ("start2_s", 10.0), ("duration_s", 15.0),
+                        ("buffer_packets", 5), ("rate_mbps", 20.0), ("loss_pct", 2.0)):
         panel.set(**{name: value})
         assert panel.last_error is None, (name, value, panel.last_error)
     q1, q2 = part3.predictions()
     assert q1.commit(4).correct and q1.outcome.answer == 4  # 2**-4 = 0.0625 < 0.1 < 2**-3
-    s = part3.FairnessSetting(rtt2_ms=80.0, loss_pct=1.0)
+    s = part3.FairnessSetting(rtt2_ms=80.0, loss_pct=1.0, duration_s=20.0)  # the question's setting
     m1, m2 = part3.run(s).mean_rates_bps(s.start2_s + 0.5 * (s.duration_s - s.start2_s))
     assert m1 > 1.1 * m2  # the shorter RTT gets more
     assert q2.commit(1).correct
