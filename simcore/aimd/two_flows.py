@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore._validate import check_int, check_real
+from simcore._validate import check_int, check_real, store_python_numbers
 from simcore.aimd.chiu_jain import jain_index_pair
 from simcore.packet import Link, LinkParams, Network, PacketResult, TcpParams, bulk_scenario, simulate
 
@@ -46,6 +46,7 @@ class TwoFlowSetting:
     sample_s: float = 0.02
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("rate_mbps", self.rate_mbps, 1.0, 100.0)
         check_int("buffer_packets", self.buffer_packets, 2, 2000)
         check_real("rtt1_ms", self.rtt1_ms, 10.0, 500.0)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.figures import register_figures
 from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
 from simcore.predict import ChoicePrediction, NumberPrediction
@@ -61,6 +61,7 @@ class ArqSetting:
     seed: int = 1
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_choice("protocol", self.protocol, tuple(v for _, v in PROTOCOL_CHOICES))
         check_int("window", self.window, 1, 32)
         check_real("loss_data_pct", self.loss_data_pct, 0.0, 50.0)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
 from simcore.predict import ChoicePrediction, NumberPrediction
 from simcore.rng import check_seed
@@ -65,6 +65,7 @@ class RttSetting:
     seed: int = 1
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("buffer_packets", self.buffer_packets, 5, 200)
         check_real("tcp_start_s", self.tcp_start_s, 0.0, 10.0)
         check_real("loss_pct", self.loss_pct, 0.0, 5.0)

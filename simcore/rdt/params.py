@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 
 __all__ = ["RdtParams", "PROTOCOLS", "TIMER_RESTARTS", "MAX_TRANSMISSIONS", "MAX_WINDOW"]
 
@@ -60,6 +60,7 @@ class RdtParams:
     max_sends: int = 0
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_choice("protocol", self.protocol, PROTOCOLS)
         check_int("window", self.window, 1, MAX_WINDOW)
         if self.protocol == "saw" and self.window != 1:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore._validate import check_real
+from simcore._validate import check_real, store_python_numbers
 
 __all__ = ["EstimatorParams", "Estimates", "estimate", "step_response", "samples_to_settle"]
 
@@ -37,6 +37,7 @@ class EstimatorParams:
     initial_timeout_s: float = 1.0
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("alpha", self.alpha, 0.0, 1.0, lo_open=True)
         check_real("beta", self.beta, 0.0, 1.0, lo_open=True)
         check_real("k", self.k, 0.0, 16.0)

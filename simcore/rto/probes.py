@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore._validate import check_int, check_real
+from simcore._validate import check_int, check_real, store_python_numbers
 from simcore.packet import CbrSource, LinkParams, TcpParams, bulk_scenario, dumbbell, simulate
 from simcore.rng import check_seed
 
@@ -46,6 +46,7 @@ class ProbeSetting:
     seed: int = 1
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("rtt_ms", self.rtt_ms, 1.0, 1000.0)
         check_real("rate_mbps", self.rate_mbps, 0.5, 100.0)
         check_int("buffer_packets", self.buffer_packets, 1, 2000)
