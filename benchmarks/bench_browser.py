@@ -534,7 +534,7 @@ _VEIL_JS = """() => Array.from(document.querySelectorAll(
   .map(p => {
     const res = p.querySelector('.simcore-result'), first = res && res.firstElementChild;
     const plot = p.querySelector('.js-plotly-plot'), cs = first ? getComputedStyle(first) : null;
-    const note = p.querySelector('.simcore-gated-output > .widget-html');
+    const note = p.querySelector('.simcore-gated-output > .widget-html:not(.simcore-style)');  // not the CSS carrier
     return {kind: p.classList.contains('simcore-gated-output') ? 'output' : 'panel',
             veiled: p.classList.contains('simcore-veiled')
                     || (!!note && getComputedStyle(note).display !== 'none'),
