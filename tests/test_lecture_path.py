@@ -30,7 +30,7 @@ MAIN_PATH_WORDS_GOAL = 1500
 MAIN_PATH_WORDS = {
     "00_start_here": 1681,
     "00b_tcp_primer": 3452,
-    "01_admission_control": 1491,
+    "01_admission_control": 1473,
     "02_satellite_proxies": 3698,
     "03_ftp_sctp": 3851,
     "04_delay_model": 5161,

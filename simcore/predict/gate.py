@@ -102,6 +102,8 @@ class GatedOutput:
     def set_veiled(self, veiled: bool) -> None:
         """Show the note (veiled) or render the output (revealed)."""
         self.veiled = veiled
+        if static.is_static():  # the book shows static_html(); the widget is never displayed, so never touched
+            return  # (writing into an undisplayed Output made nbclient, storing no widget state, fail: KeyError)
         self.note.layout.display = None if veiled else "none"
         self.out.clear_output()
         self.rendered = False
