@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the process exit status (0 on success)."""
-    from simcore.figures import chapters, write_figures
-    from simcore.packaging.cli import add_package_parser, run_package
+    """Run the command line; return the process exit status (0 on success, 2 for unusable arguments: one
+    line on stderr, no traceback; ``package`` reports bad packages with status 1)."""
+    from simcore.figures import chapters
+    from simcore.packaging.cli import add_package_parser
 
     parser = argparse.ArgumentParser(prog="python -m simcore", description="simcore lab utilities")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -24,15 +26,57 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("warm", help="compile and cache every numba kernel")
     add_package_parser(sub)
     book = sub.add_parser("book", help="execute the chapters once and build them as a static book (book/_build)")
-    book.add_argument("--jobs", type=int, default=2, help="chapters executed at once (default: 2)")
+    book.add_argument("--jobs", type=_at_least_one, default=2, help="chapters executed at once (default: 2)")
     book.add_argument("--force", action="store_true", help="re-execute every chapter, even if unchanged")
     args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except _UsageError as exc:  # bad input: one line, no traceback, argparse's exit status for usage errors
+        print(f"python -m simcore {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the file system refused (permissions, a full disk): one line too
+        print(f"python -m simcore {args.command}: error: {exc.strerror or exc}"
+              + (f": {exc.filename}" if exc.filename else ""), file=sys.stderr)
+        return 2
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not allowed: must be an integer >= 1")
+    return n
+
+
+class _UsageError(Exception):
+    """An argument that names something unusable (a folder whose parent is missing, a missing file)."""
+
+
+def _out_folder(out: str) -> None:
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise _UsageError(f"--out {out}: exists and is not a folder")
+    if not path.exists() and not path.resolve().parent.is_dir():
+        raise _UsageError(f"--out {out}: its parent folder {str(path.resolve().parent)!r} does not exist "
+                          "(create it first)")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from simcore.figures import write_figures
+    from simcore.packaging.cli import run_package
+
     if args.command == "figures":
+        _out_folder(args.out)
         paths = write_figures(args.chapter, args.out, png=not args.no_png)
         print(f"wrote {len(paths)} files under {args.out}/")
     elif args.command == "notebooks":
         from simcore.notebooks import execute_and_store, fold_and_store
 
+        for path in args.paths:
+            if not Path(path).is_file():
+                raise _UsageError(f"{path}: no such notebook file")
         for path in args.paths:
             if args.fold:
                 print(f"{path}: {fold_and_store(path)} cells folded or unfolded")
@@ -50,8 +94,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _book(jobs: int, force: bool) -> int:
-    from pathlib import Path
-
     from simcore.book import build
 
     report = build(Path.cwd(), jobs=jobs, force=force)

@@ -9,6 +9,8 @@ import importlib
 import sys
 import time
 
+from simcore._cache_guard import kernel_cached
+
 __all__ = ["WARMERS", "warm_all", "progress_bar", "packet_kernels_cached", "cold_notice", "PACKET_COMPILE_S"]
 
 # "module:function" entries, each a no-argument function that runs its model once on a tiny input.
@@ -69,15 +71,13 @@ PACKET_COMPILE_S = 30
 def packet_kernels_cached() -> bool:
     """Return True if numba's cache holds a compiled packet event loop (``simcore.packet.kernel.loop.run``)
     for the current sources, i.e. a first ``simulate`` will load it instead of compiling (for about
-    ``PACKET_COMPILE_S`` seconds). Never raises: when numba's cache cannot be read, returns False."""
+    ``PACKET_COMPILE_S`` seconds). Never raises: when numba's cache cannot be read (absent, stale or
+    damaged: ``simcore._cache_guard.kernel_cached``), returns False."""
     try:
         from simcore.packet.kernel.loop import run
-
-        if run.signatures:  # compiled (or loaded) in this process already
-            return True
-        return bool(run._cache._cache_file._load_index())  # numba's index: empty if absent or stale
-    except Exception:  # numba internals moved: say "cold" rather than fail a panel
+    except Exception:  # cannot even import: say "cold" rather than fail a panel
         return False
+    return kernel_cached(run)  # compiled here already, or index and data readable (a damaged entry: False)
 
 
 def cold_notice(kernels: str = "packet") -> str | None:

@@ -65,3 +65,23 @@ def test_package_data_ships_every_non_python_file_the_package_reads():
     missing = [str(p.relative_to(pkg)) for p in shipped
                if not any(fnmatch.fnmatchcase(p.relative_to(pkg).as_posix(), g) for g in globs)]
     assert missing == [], f"not in [tool.setuptools.package-data]: {missing}"
+
+
+def _numba_spec(text: str) -> str:
+    m = re.search(r"""numba\s*(>=[^"\s#]+)""", text)
+    assert m, "no numba bound"
+    return m.group(1).replace(" ", "")
+
+
+def test_numba_is_bounded_alike_in_both_files_to_the_series_its_internals_code_was_validated_on():
+    """simcore/packet/_numba relies on numba's internals: pyproject.toml and Binder's environment.yml bound numba to
+    the series that code was validated on (selfcheck.TESTED_SERIES), lower and upper bound both."""
+    from simcore.packet._numba.selfcheck import TESTED_SERIES
+
+    py = _numba_spec((ROOT / "pyproject.toml").read_text())
+    env = _numba_spec((ROOT / "environment.yml").read_text())
+    assert py == env
+    lo, hi = re.fullmatch(r">=([0-9.]+),<([0-9.]+)", py).groups()
+    major, minor = (int(x) for x in hi.split("."))
+    series = [f"{lo.split('.')[0]}.{m}" for m in range(int(lo.split(".")[1]), minor)]
+    assert int(lo.split(".")[0]) == major and series == list(TESTED_SERIES)

@@ -8,13 +8,13 @@ of its scenarios. Bottom figure: the chronology chart of the selected policy (th
 
 from __future__ import annotations
 
-import functools
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, fields
 
 import numpy as np
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.admission import (
     CLIENTS_PER_EXPERIMENT,
     LOADS,
@@ -30,7 +30,7 @@ from simcore.chapters.admission_tables import TABLE_FIGURE
 from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure, same_value
 from simcore.rng import check_seed
 
-__all__ = ["PanelSetting", "EXPERIMENTS", "run_setting", "make_panel", "BAR_NAMES"]
+__all__ = ["PanelSetting", "EXPERIMENTS", "run_setting", "make_panel", "BAR_NAMES", "PANEL_MAX_EVENTS"]
 
 EXPERIMENTS = (("Exp. 2: mostly small jobs", 2), ("Exp. 1: uniform file sizes", 1))
 SHARING = ("max-min", "equal", "per-socket")
@@ -39,6 +39,10 @@ SHARING = ("max-min", "equal", "per-socket")
 SMALL_FILE_OPTIONS = (("1 KB: no file is small", 1.0), ("5 KB: the 1 KB files", 5.0),
                       ("20 KB: 1 and 10 KB files (thesis)", 20.0),
                       ("200 KB: 1, 10, 100 KB (exp. 1 only has 100 KB)", 200.0))
+# A run stops (and the panel says why) after this many events: ~0.3-0.5 s at 2-3 million events a second.
+# The sliders' busiest legal settings take ~0.4 million (800 clients at 0.3 x required, retrying every
+# second); a setting that never ends (Ticket whose tickets expire before their owners come back) stops here.
+PANEL_MAX_EVENTS = 1_000_000
 BAR_NAMES = (
     "connected (mean per client)",
     "waiting (mean per client)",
@@ -77,6 +81,7 @@ class PanelSetting:
     seed: int = 0
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("bandwidth_fraction", self.bandwidth_fraction, 0.3, 1.5)
         check_choice("experiment", self.experiment, (1, 2))
         check_int("extra_sockets", self.extra_sockets, 0, 12)
@@ -113,6 +118,7 @@ class PanelSetting:
             ticket_ttl_s=self.ticket_ttl_s if ticket else d.ticket_ttl_s,
             sharing=self.sharing,
             record_chronology=record,
+            max_events=PANEL_MAX_EVENTS,
         )
 
     @property
@@ -134,10 +140,27 @@ class PanelSetting:
 
 # The panel's last runs by (parameters, seed): a slider moves one parameter, and most parameters matter to
 # only some of the five runs (the control ignores extra sockets and the policy menu; the Ticket knobs
-# matter to Ticket alone), so a move re-runs only the runs it changes. Results are never modified.
-@functools.lru_cache(maxsize=32)
+# matter to Ticket alone), so a move re-runs only the runs it changes. Results are never modified. The
+# cache holds at most 32 runs and RUN_CACHE_BYTES of their arrays (a run with the chronology at the
+# sliders' busiest setting keeps 18 MB of logs: 32 of them were 0.6 GB), least recently used out first.
+RUN_CACHE_BYTES = 128 << 20
+_RUNS: OrderedDict = OrderedDict()
+
+
+def _nbytes(r: AdmissionResult) -> int:
+    return sum(v.nbytes for v in vars(r).values() if isinstance(v, np.ndarray))
+
+
 def _simulate(params: AdmissionParams, seed: int) -> AdmissionResult:
-    return simulate_admission(params, seed)
+    key = (params, seed)
+    if key in _RUNS:
+        _RUNS.move_to_end(key)
+        return _RUNS[key][0]
+    r = simulate_admission(params, seed)
+    _RUNS[key] = (r, _nbytes(r))
+    while len(_RUNS) > 32 or (len(_RUNS) > 1 and sum(n for _, n in _RUNS.values()) > RUN_CACHE_BYTES):
+        _RUNS.popitem(last=False)
+    return r
 
 
 def run_setting(s: PanelSetting) -> dict:

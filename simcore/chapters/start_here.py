@@ -16,7 +16,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from simcore import theory
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.figures import register_figures
 from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
 from simcore.predict import NumberPrediction
@@ -64,6 +64,7 @@ class RouterSetting:
     link_rate_mbps: float = LINK_RATE_BPS / 1e6
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("arrival_rate_pps", self.arrival_rate_pps, 0.0, 20_000.0, lo_open=True)
         check_choice("service", self.service, SERVICES)
         check_int("servers", self.servers, 1, 8)

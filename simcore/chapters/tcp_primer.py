@@ -18,7 +18,7 @@ import ipywidgets as widgets
 import numpy as np
 import plotly.graph_objects as go
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.chapters.capture_button import CLIENT_HOST, CaptureButton, attach
 from simcore.figures import register_figures
 from simcore.packet import (
@@ -90,6 +90,7 @@ class PrimerSetting:
     seed: int = 1
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("rtt_ms", self.rtt_ms, 1.0, 1000.0)
         check_real("rate_mbps", self.rate_mbps, 0.1, 100.0)
         check_int("buffer_packets", self.buffer_packets, 1, 10_000)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_order, check_real, store_python_numbers
 from simcore.packet import SctpParams, TcpParams
 
 __all__ = ["DESIGNS", "TRANSPORTS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "SCTP_ASSUMED", "LOSS_WHERE", "FtpParams",
@@ -102,6 +102,7 @@ class FtpParams:
     loss_where: str = "arrival"
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("n_files", self.n_files, 1, 999)
         check_int("file_size_bytes", self.file_size_bytes, 1, 2**31)
         check_choice("design", self.design, DESIGNS)
@@ -128,7 +129,8 @@ class FtpParams:
         check_int("header_bytes", self.header_bytes, 0, 1000)
         check_real("ci_half_width_s", self.ci_half_width_s, 0.0, lo_open=True)
         check_int("min_runs", self.min_runs, 2, 10**4)
-        check_int("max_runs", self.max_runs, self.min_runs, 10**4)
+        check_int("max_runs", self.max_runs, 2, 10**4)
+        check_order("min_runs", self.min_runs, "max_runs", self.max_runs)
         check_choice("loss_where", self.loss_where, LOSS_WHERE)
         if self.transport == "tcp_streams" and not self.design.startswith("single"):
             raise ValueError(f"transport='tcp_streams' is not allowed with design={self.design!r}: streams "

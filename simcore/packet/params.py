@@ -12,9 +12,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_order,
+    check_real,
+    check_sequence,
+    store_python_numbers,
+)
 
-from .sctp_params import SctpParams
+from .sctp_params import MAX_WINDOW_SEGMENTS, WINDOW_WHY, SctpParams
 
 __all__ = [
     "FluidBackground",
@@ -30,13 +38,16 @@ __all__ = [
     "CbrSource",
     "Scenario",
     "VARIANTS",
+    "TIMEOUT_SSTHRESH",
     "TRANSPORTS",
 ]
 
 VARIANTS = ("reno", "newreno", "sack")
+TIMEOUT_SSTHRESH = ("once_per_window", "flight_size")
 TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
 POOL_RULES = ("fewest_outstanding", "round_robin")
 LOSS_WHERE = ("after_transmission", "arrival")
+
 TRANSPORTS = ("tcp", "tcp_streams", "sctp")
 
 
@@ -44,6 +55,7 @@ def _check_profile(times_s, rates_bps, what: str) -> tuple[tuple[float, ...], tu
     """Validate a piecewise-constant profile (vectorised: profiles may have thousands of pieces)."""
     arrays = {}
     for name, values in (("times_s", times_s), ("rates_bps", rates_bps)):
+        check_sequence(f"{what}.{name}", values, "non-negative real numbers")
         try:
             a = np.asarray(values, dtype=float).ravel()
         except (TypeError, ValueError):
@@ -85,6 +97,7 @@ class FluidBackground:
     granularity: str = "packets"
 
     def __post_init__(self):
+        store_python_numbers(self)
         t, r = _check_profile(self.times_s, self.rates_bps, "FluidBackground")
         object.__setattr__(self, "times_s", t)
         object.__setattr__(self, "rates_bps", r)
@@ -122,6 +135,7 @@ class LinkParams:
     loss_where: str = "after_transmission"
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("rate_bps", self.rate_bps, 0.0, lo_open=True)
         check_real("delay_s", self.delay_s, 0.0)
         check_int("queue_packets", self.queue_packets, 1, 10**7)
@@ -132,7 +146,8 @@ class LinkParams:
         check_int("header_bytes", self.header_bytes, 0, 10**4)
         if self.background is not None and not isinstance(self.background, FluidBackground):
             raise ValueError(f"background={self.background!r} is not allowed: must be a FluidBackground or None")
-        drops = tuple(check_int(f"drop_sequence[{i}]", d, 0) for i, d in enumerate(self.drop_sequence))
+        drops = check_sequence("drop_sequence", self.drop_sequence, "packet numbers")
+        drops = tuple(check_int(f"drop_sequence[{i}]", d, 0) for i, d in enumerate(drops))
         if any(b <= a for a, b in zip(drops[:-1], drops[1:], strict=True)):
             raise ValueError(f"drop_sequence={drops!r} is not allowed: must be strictly increasing")
         object.__setattr__(self, "drop_sequence", drops)
@@ -147,6 +162,7 @@ class Link:
     params: LinkParams = field(default_factory=LinkParams)
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("src", self.src, 0)
         check_int("dst", self.dst, 0)
         if self.src == self.dst:
@@ -163,8 +179,9 @@ class Network:
     links: tuple[Link, ...]
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("n_nodes", self.n_nodes, 2)
-        links = tuple(self.links)
+        links = check_sequence("links", self.links, "Link")
         object.__setattr__(self, "links", links)
         for i, lk in enumerate(links):
             if not isinstance(lk, Link):
@@ -271,6 +288,24 @@ class TcpParams:
         (between (n - 1) G and n G later). All hosts' clocks tick at multiples of G from time 0.
     delayed_ack_on_ticks: the delayed ACK leaves at the next multiple of ``delayed_ack_timeout_s``
         (BSD's 200 ms fast timer: 0 to 200 ms after the segment) rather than exactly that long after.
+    timeout_ssthresh: how a retransmission timeout sets ssthresh. 'once_per_window' (default): ssthresh =
+        max(FlightSize / 2, 2 SMSS) (RFC 5681 eq. 4) when the timeout starts a loss episode; within one that is
+        not over (snd_una below ``recover``, which a fast retransmit sets, and a timeout too, RFC 6582 sec. 3.2
+        step 4) its window was reduced already, so ssthresh is not raised: the smaller of its value and eq. 4
+        (eq. 4 is an upper bound, "no more than"). A repeated timeout of the same segment so keeps ssthresh
+        (RFC 5681 sec. 3.1: "held constant"), and a timeout during fast recovery keeps what the fast
+        retransmit set, as Linux does (``tcp_enter_loss``: "Reduce ssthresh if it has not yet been made inside
+        this window"). 'flight_size': eq. 4 at every timeout (RFC 5681 read literally), with FlightSize all
+        data sent and not acknowledged: during NewReno's or Reno's recovery that includes the new data the
+        inflated cwnd let out, so a bulk flow with a large receive window gets an ssthresh far above the path,
+        overshoots in slow start and times out again (4.4BSD's and FreeBSD 4's min(snd_wnd, cwnd) / 2 with
+        the inflated cwnd behave alike).
+    request_on_handshake_ack: True (the default): when the client has data ready as the SYN-ACK arrives, its
+        first segment carries the handshake's ACK, the textbook's convention (Kurose & Ross count the request
+        with the third segment of the handshake; chapter 4's formulas do). False, as real stacks do: connect()
+        returns on the SYN-ACK and the kernel sends a bare ACK at once; the application's first write leaves
+        as its own segment (4.4BSD's TF_ACKNOW in SYN_SENT, Linux's tcp_rcv_synsent_state_process). An
+        HTTP/1.0 fetch then costs one packet more. The era presets ('bsd44lite', 'freebsd46', 'linux') set False.
 
     ``TcpParams.preset(name)`` gives documented era presets ('bsd44lite', 'freebsd46', 'rfc5681',
     'linux'; see ``simcore.packet.presets``).
@@ -292,8 +327,11 @@ class TcpParams:
     timestamps: bool = False
     timer_granularity_s: float = 0.0
     delayed_ack_on_ticks: bool = False
+    timeout_ssthresh: str = "once_per_window"
+    request_on_handshake_ack: bool = True
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_choice("variant", self.variant, VARIANTS)
         check_bool("timestamps", self.timestamps)
         check_int("mss_bytes", self.mss_bytes, 13 if self.timestamps else 1, 10**6)
@@ -301,9 +339,12 @@ class TcpParams:
         if self.rwnd_bytes < self.mss_bytes:
             raise ValueError(f"rwnd_bytes={self.rwnd_bytes!r} is out of range: must be at least one segment "
                              f"(mss_bytes={self.mss_bytes})")
+        check_int("rwnd_bytes", self.rwnd_bytes, 1, min(2**30, MAX_WINDOW_SEGMENTS * self.segment_bytes),
+                  why=f"{WINDOW_WHY}, here of {self.segment_bytes} bytes")
         check_int("initial_window_segments", self.initial_window_segments, 1, 1000)
         check_real("min_rto_s", self.min_rto_s, 0.0, lo_open=True)
-        check_real("max_rto_s", self.max_rto_s, self.min_rto_s)
+        check_real("max_rto_s", self.max_rto_s, 0.0, lo_open=True)
+        check_order("min_rto_s", self.min_rto_s, "max_rto_s", self.max_rto_s)
         check_real("initial_rto_s", self.initial_rto_s, 0.0, lo_open=True)
         check_bool("delayed_ack", self.delayed_ack)
         check_real("delayed_ack_timeout_s", self.delayed_ack_timeout_s, 0.0, lo_open=True)
@@ -314,6 +355,8 @@ class TcpParams:
         check_bool("limited_transmit", self.limited_transmit)
         check_real("timer_granularity_s", self.timer_granularity_s, 0.0, 10.0)
         check_bool("delayed_ack_on_ticks", self.delayed_ack_on_ticks)
+        check_choice("timeout_ssthresh", self.timeout_ssthresh, TIMEOUT_SSTHRESH)
+        check_bool("request_on_handshake_ack", self.request_on_handshake_ack)
 
     @classmethod
     def preset(cls, name: str, **overrides) -> TcpParams:
@@ -363,6 +406,7 @@ class Connection:
     sctp: SctpParams | None = None
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("client", self.client, 0)
         check_int("server", self.server, 0)
         if self.client == self.server:
@@ -424,6 +468,7 @@ class Message:
     pool: int = -1
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("pool", self.pool, -1)
         if self.conn is None:
             if self.pool < 0:
@@ -457,7 +502,9 @@ class ConnectionPool:
     rule: str = "fewest_outstanding"
 
     def __post_init__(self):
-        conns = tuple(check_int(f"conns[{i}]", c, 0) for i, c in enumerate(self.conns))
+        store_python_numbers(self)
+        conns = check_sequence("conns", self.conns, "connection indices")
+        conns = tuple(check_int(f"conns[{i}]", c, 0) for i, c in enumerate(conns))
         if len(conns) == 0 or len(set(conns)) != len(conns):
             raise ValueError(f"conns={conns!r} is not allowed: must name at least one connection, each once")
         object.__setattr__(self, "conns", conns)
@@ -481,6 +528,7 @@ class CbrSource:
     stop_s: float = math.inf
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("src", self.src, 0)
         check_int("dst", self.dst, 0)
         t, r = _check_profile(self.times_s, self.rates_bps, "CbrSource")
@@ -521,10 +569,12 @@ class Scenario:
         return (m.conn,) if m.pool < 0 else self.pools[m.pool].conns
 
     def __post_init__(self):
+        store_python_numbers(self)
         if not isinstance(self.network, Network):
             raise ValueError(f"network={self.network!r} is not allowed: must be a Network")
-        for name in ("connections", "messages", "cbr", "pools"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        for name, what in (("connections", "Connection"), ("messages", "Message"), ("cbr", "CbrSource"),
+                           ("pools", "ConnectionPool")):
+            object.__setattr__(self, name, check_sequence(name, getattr(self, name), what))
         check_real("duration_s", self.duration_s, 0.0, lo_open=True)
         check_int("tcpip_header_bytes", self.tcpip_header_bytes, 0, 10**4)
         n = self.network.n_nodes

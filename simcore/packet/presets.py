@@ -18,6 +18,11 @@ W. R. Stevens, *TCP/IP Illustrated, Volume 2* (1995), files tcp_timer.h, tcp_inp
   - min_rto_s 1, max_rto_s 64: TCPTV_MIN = 1 s, TCPTV_REXMTMAX = 64 s (tcp_timer.h).
   - rwnd_bytes 8192: tcp_recvspace = 8 KB (tcp_usrreq.c); the satellite study used 32767.
   - restart_after_idle: cwnd falls to one segment after an idle time of one RTO (tcp_output.c).
+  - timeout_ssthresh 'flight_size': on a retransmission timeout ssthresh = max(min(snd_wnd, snd_cwnd) / 2,
+    2 segments) (tcp_timer.c, TCPT_REXMT), snd_cwnd inflated by fast recovery's duplicate ACKs: the window
+    outstanding, inflation included, as 'flight_size' reads it; no once-per-window rule.
+  - request_on_handshake_ack False: in SYN_SENT the SYN-ACK sets TF_ACKNOW (tcp_input.c), so tcp_output sends
+    the ACK at once; connect() returns and the application's request follows as its own segment.
   approximated: BSD's fixed-point estimator (srtt in 1/8 ticks, first RTO from rttvar's default, the
   first sample counted one tick long) is modelled by RFC 6298 on whole-tick samples; Stevens' Volume 1
   (1994, ch. 18) shows the first SYN retransmission about 6 s after the SYN, simcore's after 3 s. The
@@ -34,13 +39,17 @@ testing techniques for network protocols, as applied to TCP, UDP, and Sockets*, 
   - initial_rto_s 3, min_rto_s 1, max_rto_s 64: TCPTV_RTOBASE = 3 s, TCPTV_MIN = 1 s, TCPTV_REXMTMAX = 64 s.
   - timestamps: net.inet.tcp.rfc1323 = 1 (RFC 1323 options on by default).
   - rwnd_bytes 65536: net.inet.tcp.recvspace (64 KB in FreeBSD 4; not checked against the 4.6 source here).
+  - timeout_ssthresh 'flight_size': tcp_timer.c kept 4.4BSD's min(snd_wnd, snd_cwnd) / 2 on a timeout, with
+    snd_cwnd inflated during NewReno's fast recovery (as ``bsd44lite``).
+  - request_on_handshake_ack False: the handshake's ACK leaves bare, as in 4.4BSD.
   approximated: Limited Transmit (tcp_do_rfc3042) is off, as it came later; the local-network initial
   window of 4 is not applied.
 
 ``rfc5681`` -- today's standards and simcore's default ``TcpParams()``: RFC 5681 congestion control
 with RFC 6582 NewReno, RFC 6298 timers (initial RTO 1 s, minimum 1 s), initial window 2 (RFC 5681
 allows up to 4 by RFC 3390's rule), no delayed ACKs (RFC 5681 says SHOULD delay; the chapters' closed
-forms assume one ACK per segment), exact timers.
+forms assume one ACK per segment), exact timers, and the textbook's handshake: the request rides on the
+handshake's ACK (``request_on_handshake_ack``; the closed forms of chapter 4 count it so).
 
 ``linux`` -- a modern Linux stack (5.x/6.x defaults). Sources: include/net/tcp.h and the
 net.ipv4.tcp_* sysctl documentation (Documentation/networking/ip-sysctl.rst).
@@ -52,6 +61,11 @@ net.ipv4.tcp_* sysctl documentation (Documentation/networking/ip-sysctl.rst).
   - timestamps: net.ipv4.tcp_timestamps = 1; limited_transmit: Linux sends new data on the first
     duplicate ACKs (RFC 3042).
   - rwnd_bytes 6291456: the top of net.ipv4.tcp_rmem, which receive autotuning grows toward.
+  - timeout_ssthresh 'once_per_window' (the default): tcp_enter_loss lowers ssthresh only when it "has not
+    yet been made inside this window" (not during fast recovery, not again on a repeated timeout).
+  - request_on_handshake_ack False: tcp_rcv_synsent_state_process sends the ACK at once (it waits for data
+    only when a write is pending while connect() blocks, or with TCP_DEFER_ACCEPT / quick-ACK off), and
+    connect() returns before the application writes.
   approximated: the default congestion control is CUBIC and recovery uses RACK-TLP; simcore runs
   Reno-style AIMD with RFC 6675 SACK recovery. Receive autotuning is replaced by its ceiling. Timers
   are exact (Linux's jiffies are 1-4 ms).
@@ -66,14 +80,16 @@ __all__ = ["PRESETS", "preset_fields"]
 PRESETS: dict[str, dict] = {
     "bsd44lite": dict(variant="reno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.2,
                       delayed_ack_on_ticks=True, timer_granularity_s=0.5, initial_rto_s=3.0, min_rto_s=1.0,
-                      max_rto_s=64.0, rwnd_bytes=8192, restart_after_idle=True),
+                      max_rto_s=64.0, rwnd_bytes=8192, restart_after_idle=True, timeout_ssthresh="flight_size",
+                      request_on_handshake_ack=False),
     "freebsd46": dict(variant="newreno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.1,
                       timer_granularity_s=0.01, initial_rto_s=3.0, min_rto_s=1.0, max_rto_s=64.0,
-                      timestamps=True, rwnd_bytes=65536, restart_after_idle=True),
+                      timestamps=True, rwnd_bytes=65536, restart_after_idle=True, timeout_ssthresh="flight_size",
+                      request_on_handshake_ack=False),
     "rfc5681": dict(),
     "linux": dict(variant="sack", initial_window_segments=10, min_rto_s=0.2, initial_rto_s=1.0, max_rto_s=120.0,
                   delayed_ack=True, delayed_ack_timeout_s=0.04, timestamps=True, limited_transmit=True,
-                  rwnd_bytes=6291456, restart_after_idle=True),
+                  rwnd_bytes=6291456, restart_after_idle=True, request_on_handshake_ack=False),
 }
 
 

@@ -141,6 +141,7 @@ def test_chapter_panels_draw_and_every_control_redraws(lab_server, browser, note
                 drawn += result["drawn"]
                 after = lab.panel_state(page, panel["index"])
                 assert "Cannot run with these settings" not in after["status"], (control["label"], after["status"])
+                assert "not your settings" not in after["status"], (control["label"], after["status"])
                 assert min(after["heights"]) > 0, f"{where}: a plot is 0 px tall after moving {control['label']!r}"
             assert moved, f"{where}: no control could be moved"
             assert drawn, f"{where}: no move changed the plots"

@@ -23,6 +23,9 @@ def test_presets_carry_their_documented_values():
     linux = TcpParams.preset("linux")
     assert (linux.variant, linux.initial_window_segments, linux.min_rto_s) == ("sack", 10, 0.2)
     assert TcpParams.preset("rfc5681") == TcpParams()
+    # a timeout's ssthresh: BSD's min(snd_wnd, cwnd) / 2 read the inflated window; Linux lowers it once per window
+    assert (bsd.timeout_ssthresh, fbsd.timeout_ssthresh, linux.timeout_ssthresh, TcpParams().timeout_ssthresh) == \
+        ("flight_size", "flight_size", "once_per_window", "once_per_window")
     assert TcpParams.preset("bsd44lite", rwnd_bytes=32767).rwnd_bytes == 32767  # overrides
     with pytest.raises(ValueError, match="name='tahoe' is not allowed"):
         TcpParams.preset("tahoe")
@@ -31,7 +34,9 @@ def test_presets_carry_their_documented_values():
 
 
 def _one_segment_lost(tcp):
-    link = LinkParams(rate_bps=8e6, delay_s=D, queue_packets=100, drop_sequence=(1,))  # 0 SYN, 1 the data
+    # 0 SYN, then the data (1), or the handshake's bare ACK (1) and the data (2): both leave at t_e
+    data = 1 if tcp.request_on_handshake_ack else 2
+    link = LinkParams(rate_bps=8e6, delay_s=D, queue_packets=100, drop_sequence=(data,))
     back = LinkParams(rate_bps=8e6, delay_s=D, queue_packets=100)
     net = Network(2, Network.duplex(0, 1, link, back))
     sc = Scenario(net, (Connection(0, 1, tcp),), (Message(0, 1000),), duration_s=5.0)

@@ -14,13 +14,17 @@ code, hence every result, is the same; it only takes less time (together about 4
   PR #689 makes the same change). Fixed: one deep copy of all blocks together (the scope copied once,
   shared by the copied blocks as it is by the original ones), and the unmutated input returned as the
   original. Applied by rewriting those lines of numba's source of ``inline_ir``; if they are not there
-  word for word (another numba version), this fix is skipped: the compile is slower, never different.
+  word for word, this fix is skipped: the compile is slower, never different.
 - **Typing**: every ``a[i]`` tries the ~7 ``@overload`` templates of ``getitem`` (strings, lists,
   dicts ...) before the array's own; each looks up its cache with a key holding the compiler flags, whose
   hash and equality call ``TargetConfig.values()``, a dict of ~40 options built through one Python
   property each: some 200,000 calls, ~3 s, for the packet kernels. Fixed: the same dict, made from the
   class's defaults updated with the options set; the hash (of the option names only) computed once per
   class; equality true at once when both set the same options to the same values.
+
+Each fix checks itself on import (``selfcheck``: a numba series it was validated on, and numba's source under it
+as recorded); ``TYPING_OFF`` and ``INLINING_OFF`` say why a fix is off (None when on), and ``compile_fixes``
+applies only the fixes that are on.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ import textwrap
 import threading
 
 from numba.core import inline_closurecall, targetconfig
+
+from .selfcheck import cause
 
 _LOCK = threading.Lock()
 
@@ -104,17 +110,22 @@ def _build_inline_ir():
     return namespace[_ORIGINAL_INLINE_IR.__name__]
 
 
-FAST_INLINE_IR = _build_inline_ir()
+TYPING_OFF = cause("typing_fix")
+INLINING_OFF = cause("inlining_fix")
+FAST_INLINE_IR = _build_inline_ir() if INLINING_OFF is None else None
+if INLINING_OFF is None and FAST_INLINE_IR is None:
+    INLINING_OFF = "numba's InlineWorker.inline_ir does not read as the fix's edits expect: inlining_fix is off"
 
 
 @contextlib.contextmanager
 def compile_fixes():
     """Within: numba uses the two fixes of this module's doc (process-wide, restored on exit)."""
     with _LOCK:
-        targetconfig.TargetConfig.values = fast_values
-        targetconfig.TargetConfig.__hash__ = fast_hash
-        targetconfig.TargetConfig.__eq__ = fast_eq
-        if FAST_INLINE_IR is not None:
+        if TYPING_OFF is None:
+            targetconfig.TargetConfig.values = fast_values
+            targetconfig.TargetConfig.__hash__ = fast_hash
+            targetconfig.TargetConfig.__eq__ = fast_eq
+        if INLINING_OFF is None and FAST_INLINE_IR is not None:
             inline_closurecall.InlineWorker.inline_ir = FAST_INLINE_IR
         try:
             yield

@@ -15,17 +15,30 @@ pass constants: numba otherwise compiles a separate copy per literal value (``pu
 ``push(S, t, L.EV_DELACK, a)`` were two compiles of ``push``, ``trace_tcp`` had five), and each copy of a
 function taking ``S`` costs a fraction of a second to compile. Constants still reach LLVM as constants
 where the callee is inlined.
+
+Both rely on numba's internals (its calling convention; a dispatcher's ``get_call_template``) and check
+themselves on import (``selfcheck``): on a numba they were not validated on, ``outline`` is ``plain_call``, an
+ordinary call that LLVM may inline, and ``one_signature`` leaves the dispatcher as it is (``OUTLINE_OFF`` and
+``ONE_SIGNATURE_OFF`` say why; None when on). The kernels compute the same either way; they compile slower.
 """
 
 from __future__ import annotations
 
 from numba import types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
+
+from .selfcheck import cause
+
+OUTLINE_OFF = cause("outline")
+ONE_SIGNATURE_OFF = cause("one_signature")
 
 
 def one_signature(dispatcher):
-    """Make the ``@njit`` ``dispatcher`` compile for non-literal argument types only (see the module's doc)."""
+    """Make the ``@njit`` ``dispatcher`` compile for non-literal argument types only (see the module's doc);
+    the dispatcher unchanged when ``ONE_SIGNATURE_OFF``."""
+    if ONE_SIGNATURE_OFF is not None:
+        return dispatcher
     get_call_template = dispatcher.get_call_template
 
     def unliteral_call_template(args, kws):
@@ -37,8 +50,8 @@ def one_signature(dispatcher):
 
 
 @intrinsic
-def outline(typingctx, fn, args):
-    """``outline(f, (a, b, ...))`` is ``f(a, b, ...)``, compiled as a call LLVM does not inline."""
+def outline_call(typingctx, fn, args):
+    """``outline_call(f, (a, b, ...))`` is ``f(a, b, ...)``, compiled as a call LLVM does not inline."""
     if not isinstance(fn, types.Dispatcher) or not isinstance(args, types.BaseTuple):
         return None
     argtys = tuple(types.unliteral(a) for a in args.types)
@@ -61,3 +74,28 @@ def outline(typingctx, fn, args):
         return res
 
     return sig, codegen
+
+
+def plain_call(fn, args):
+    """``plain_call(f, (a, b, ...))`` is ``f(a, b, ...)``, an ordinary call (in ``@njit`` code only): ``outline`` when
+    it is off. An overload (numba's extension API, no internals) that calls ``f`` as a global, so that its callers
+    stay cacheable (an ``@njit`` function taking ``f`` as an argument calls it through a pointer numba will not
+    cache). Not ``inline="always"``: inlined, it changed the kernels' results (the golden check: at a call site
+    passing the constant 1 the callee ran as if passed the 0 of another site); as a call, they are identical."""
+    raise TypeError("plain_call is for @njit code")
+
+
+@overload(plain_call, jit_options=dict(_nrt=False, error_model="numpy", no_cpython_wrapper=True,
+                                      no_cfunc_wrapper=True))
+def _plain_call(fn, args):
+    if not isinstance(fn, types.Dispatcher) or not isinstance(args, types.BaseTuple):
+        return None
+    f = fn.dispatcher
+
+    def impl(fn, args):
+        return f(*args)
+
+    return impl
+
+
+outline = outline_call if OUTLINE_OFF is None else plain_call

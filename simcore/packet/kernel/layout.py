@@ -248,27 +248,27 @@ HALF = _ordered_dtype(
 # (partial_bytes_acked), peer_rwnd (the peer's window as the sender tracks it), abort_t (when the set-up was
 # given up, nan never); syn_retx counts the INIT / COOKIE-ECHO retransmissions.
 
-# One row per connection *slot* (``kernel/slot.py``: a connection takes a slot when the kernel first needs it and gives
-# it back once closed and unreferenced; half ``h`` of the kernel is half ``h & 1`` of the connection in slot
-# ``h >> 1``): its parameters and application bookkeeping. cid (the connection's number in the scenario),
-# keep (1: never given back: a pooled connection), n_pkts (its packets in flight),
-# rt[d] (route of half d), proto (PROTO_*), client, server,
-# variant (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack, idle_restart,
-# closer (0 client, 1 server, -1 never), fin_queued, opened, multistream (1: per-stream
-# delivery, 2: SCTP unordered, each message on arrival), hdr (header bytes per packet, options
-# included), dupthresh, limited_tx (RFC 3042), delack_ticks (1: the delayed ACK leaves at the next multiple of
-# delack_s, BSD's fast timer); per direction d: total[d] messages, written[d], done[d]. Floats: min_rto, max_rto,
-# init_rto, delack_s, open_t, timewait_t (closer entered TIME-WAIT), closed_t, init_ssthresh, tick_s (timer
-# granularity, 0 exact). SCTP (from SctpParams; mss = user data of a full DATA chunk, iw = initial cwnd in bytes,
-# delack / delack_s = delayed SACK): mtu, max_burst, burst_pkts (1: Max.Burst counts packets), miss_thr, htna,
-# fast_rec, ss_min / idle_min (floors in MTUs), sack_every, cookie (bytes), cookie_data (1: DATA may ride on
-# COOKIE-ECHO), max_init (Max.Init.Retransmits).
+# One row per connection *slot* (``kernel/slot.py``: a connection takes a slot when the kernel first needs it and
+# gives it back once closed and unreferenced; half ``h`` of the kernel is half ``h & 1`` of the connection in slot
+# ``h >> 1``): its parameters and application bookkeeping. cid (the connection's number in the scenario), keep (1: never
+# given back: a pooled connection), n_pkts (its packets in flight), rt[d] (route of half d), proto (PROTO_*), client,
+# server, variant (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack,
+# idle_restart, closer (0 client, 1 server, -1 never), fin_queued, opened, multistream (1: per-stream delivery, 2:
+# SCTP unordered, each message on arrival), hdr (header bytes per packet, options included), dupthresh, limited_tx
+# (RFC 3042), delack_ticks (1: the delayed ACK leaves at the next multiple of delack_s, BSD's fast timer), rto_ss (a
+# timeout's ssthresh, ``TcpParams.timeout_ssthresh``: 0 once per loss episode, 1 RFC 5681 eq. 4 at every timeout),
+# bare_ack (1: the client answers the SYN-ACK with a bare ACK, ``not TcpParams.request_on_handshake_ack``); per
+# direction d: total[d] messages, written[d], done[d]. Floats: min_rto, max_rto, init_rto, delack_s, open_t,
+# timewait_t (closer entered TIME-WAIT), closed_t, init_ssthresh, tick_s (timer granularity, 0 exact). SCTP (from
+# SctpParams; mss = user data of a full DATA chunk, iw = initial cwnd in bytes, delack / delack_s = delayed SACK):
+# mtu, max_burst, burst_pkts (1: Max.Burst counts packets), miss_thr, htna, fast_rec, ss_min / idle_min (floors in
+# MTUs), sack_every, cookie (bytes), cookie_data (1: DATA may ride on COOKIE-ECHO), max_init (Max.Init.Retransmits).
 CONN = _ordered_dtype(
     # hot, per packet: the first 3 cache lines
     "proto n_pkts rt:2 mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart tick_s:f "
     "min_rto:f max_rto:f multistream closer fin_queued opened total:2 written:2 done:2 "
     # cold: set-up, close and SCTP
-    "cid keep client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f "
+    "cid keep client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f rto_ss bare_ack "
     "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data max_init")
 
 # Per connection number (``cid``), what the kernel reads before the connection has a slot or after it gave it

@@ -64,6 +64,8 @@ def tcp_arrive(S, p, t):
             if half[s].seg_n > 0:
                 outline(send_segment, (S, s, 0, t, True))
     if flags & L.F_ACK:
+        if flags & L.F_SYN and half[s].state == L.S_SYN and S.conn[r >> 1].bare_ack == 1:
+            _send_pure_ack(S, s, t)  # connect() returns: the handshake's ACK leaves bare, the request after it
         on_ack(S, s, p, t)
         if half[s].state == L.S_EST:
             A.maybe_close(S, r >> 1, t)

@@ -513,7 +513,12 @@ def on_rto(S, h, t):
         outline(send_segment, (S, h, 0, t, True))
         rto_arm(S, h, t)
         return
-    half[h].ssthresh = max((smax - una) / 2.0, 2.0 * mss)
+    ss = max((smax - una) / 2.0, 2.0 * mss)  # RFC 5681 eq. 4, FlightSize = all data outstanding
+    if una < half[h].recover and S.conn[c].rto_ss == 0:
+        # a loss episode not over yet (a fast retransmit or timeout set recover): this window was reduced
+        # already; ssthresh is not raised again from a FlightSize that fast recovery's new data inflated
+        ss = min(ss, half[h].ssthresh)
+    half[h].ssthresh = ss
     half[h].cwnd = mss
     half[h].recover = smax
     half[h].in_rec = 0
