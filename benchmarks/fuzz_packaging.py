@@ -2,14 +2,17 @@
 
 Usage: ``python benchmarks/fuzz_packaging.py [--runs N] [--hang-s S] [--seed K] [--artifacts DIR]``.
 
-Each input goes to ``unpack`` and to a ``StreamUnpacker`` fed in pseudo-random chunks (drawn from the
-input's CRC, so a crash replays exactly). A failure is anything but: both readers raise ``PackageError``,
-or both return the same files and those files re-pack to the input byte for byte (the format is
-canonical). Also a failure: one input taking more than ``--hang-s`` seconds (the hang guard, a
-per-input alarm), or the process exceeding 1 GB of memory (libFuzzer's RSS limit: a reader that trusts
-a declared size would hit it). The search starts from a small seed corpus of valid packages written to
-a temporary folder. Prints the number of inputs run and inputs per second; exits non-zero on a failure,
-with the offending input saved under ``--artifacts``.
+Each input goes to ``unpack`` and to a ``StreamUnpacker`` fed in pseudo-random chunks (drawn from the input's
+CRC, so a crash replays exactly). A failure is anything but: both readers raise ``PackageError``, or both
+return the same files and those files re-pack to the input byte for byte (the format is canonical), and no
+accepted name holds a character of Unicode category Cc, Cf, Zl or Zp (checked with ``unicodedata``,
+independently of the readers). Also a failure: one input taking more than ``--hang-s`` seconds (the hang
+guard, a per-input alarm), or the process exceeding 1 GB of memory (libFuzzer's RSS limit: a reader that
+trusts a declared size would hit it). The search starts from a small seed corpus written to a temporary
+folder: valid packages, and packages built byte by byte whose names hold a refused character (bidi override,
+line separator, C1 control ...); a libFuzzer dictionary holds the UTF-8 of refused and of allowed invisible
+characters, so mutations put them into names. Prints the number of inputs run and inputs per second; exits
+non-zero on a failure, with the offending input saved under ``--artifacts``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import signal
 import sys
 import tempfile
 import time
+import unicodedata
 import zlib
 
 import atheris
@@ -43,6 +47,33 @@ def seed_corpus() -> list[bytes]:
         pack([PackagedFile(f"img/{i:02d}.gif", bytes([i]) * i) for i in range(6)]),
         pack([PackagedFile("é/ü.css", b"", "text"), PackagedFile("z", b"\x00\xff" * 8)]),
     ]
+
+
+# Refused (FORMAT.md, "Names"): Cc, Cf, Zl, Zp; and allowed characters that look alike or are invisible.
+REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp"}
+TRICKY = ["\u202e", "\u202d", "\u2066", "\u2069", "\u200b", "\u200d", "\u200e", "\ufeff", "\u00ad", "\u2028",
+          "\u2029", "\x85", "\x9b", "\x1b", "\u061c", "\u00a0", "\u3000", "\u0301", "\ue000"]
+
+
+def by_hand(name: str, data: bytes = b"x") -> bytes:
+    """One binary file in FORMAT.md's layout, built without ``pack`` (which refuses unsafe names)."""
+    enc = name.encode("utf-8")
+    return (b"OPKG\x01" + (1).to_bytes(4, "big") + len(enc).to_bytes(2, "big") + enc + len(data).to_bytes(8, "big")
+            + b"\x00" + data)
+
+
+def unsafe_seeds() -> list[bytes]:
+    """Packages one refused character away from valid: 'evil<U+202E>txt.exe', 'x<U+2028>y' ..."""
+    return [by_hand(f"evil{ch}txt.exe") for ch in TRICKY if unicodedata.category(ch) in REFUSED_CATEGORIES]
+
+
+def dictionary() -> str:
+    """libFuzzer dictionary entries: the UTF-8 bytes of each tricky character."""
+    lines = []
+    for ch in TRICKY:
+        escaped = "".join(f"\\x{b:02x}" for b in ch.encode())
+        lines.append('"' + escaped + '"\n')
+    return "".join(lines)
 
 
 def chunks(data: bytes) -> list[bytes]:
@@ -81,6 +112,9 @@ def check_one(data: bytes) -> None:
     whole = read_whole(data)
     if whole is not PackageError:
         assert pack(whole) == data, "unpack accepted bytes that do not re-pack to themselves"
+        for f in whole:
+            bad = [c for c in f.name if unicodedata.category(c) in REFUSED_CATEGORIES]
+            assert not bad, f"unpack accepted name {f.name!r} holding U+{ord(bad[0]):04X}"
     streamed = read_streamed(data)
     assert streamed == whole, f"stream and unpack disagree: {streamed!r} vs {whole!r}"
 
@@ -96,9 +130,12 @@ def main() -> None:
     workdir = tempfile.mkdtemp(prefix="fuzz_packaging-")
     corpus = os.path.join(workdir, "corpus")
     os.mkdir(corpus)
-    for i, blob in enumerate(seed_corpus()):
+    for i, blob in enumerate(seed_corpus() + unsafe_seeds()):
         with open(os.path.join(corpus, f"seed{i}"), "wb") as f:
             f.write(blob)
+    dict_path = os.path.join(workdir, "names.dict")
+    with open(dict_path, "w") as f:
+        f.write(dictionary())
     artifacts = args.artifacts or os.path.join(workdir, "artifacts")
     os.makedirs(artifacts, exist_ok=True)
 
@@ -140,6 +177,7 @@ def main() -> None:
         "-rss_limit_mb=1024",
         "-max_len=4096",
         f"-seed={args.seed}",
+        f"-dict={dict_path}",
         f"-artifact_prefix={artifacts}{os.sep}",
         "-print_final_stats=0",
     ]

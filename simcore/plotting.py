@@ -17,13 +17,15 @@ plain HTML snapshots instead of widgets.
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import html
 import math
 import struct
 import time
+import traceback
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 
 import ipywidgets as widgets
@@ -39,6 +41,7 @@ __all__ = [
     "color_for",
     "new_figure",
     "LivePanel",
+    "error_sentence",
     "float_slider",
     "int_slider",
     "dropdown",
@@ -78,6 +81,14 @@ COLORS: dict[str, str] = {
     "persistent": "#0072B2",
     "multiplexed": "#009E73",
     "pipelined": "#CC79A7",
+    # reliable data transfer (chapter 0c): the three protocols, and what a space-time diagram shows
+    "stop-and-wait": "#E69F00",
+    "GBN": "#0072B2",
+    "SR": "#009E73",
+    "data packet": "#0072B2",
+    "retransmission": "#CC79A7",
+    "ACK": "#009E73",
+    "timeout": "#000000",
     # levels
     "fluid": "#56B4E9",
     "packet": "#0072B2",
@@ -180,7 +191,12 @@ def downsample_indices(y: np.ndarray, max_points: int = 2000) -> np.ndarray:
 
     NaNs are never chosen as a bucket's minimum or maximum unless the whole bucket is NaN.
     """
-    y = np.asarray(y, dtype=float)
+    try:
+        y = np.asarray(y, dtype=float)
+    except (TypeError, ValueError):
+        y = None
+    if y is None or y.ndim != 1:
+        raise ValueError("y is not allowed: must be a 1-D sequence of numbers")
     n = y.size
     check_int("max_points", max_points, 4)
     if n <= max_points:
@@ -293,6 +309,20 @@ def tick_image(groups: Sequence[tuple[np.ndarray, np.ndarray, str]], *, n_rows: 
                 layer="above")
 
 
+def error_sentence(exc: BaseException) -> str:
+    """Return what a panel's status line says about a failed run: a ``ValueError`` is the model refusing
+    these settings (its message says why); anything else is an internal failure (a bug, a damaged cache,
+    memory), never blamed on the settings."""
+    if isinstance(exc, ValueError):
+        return f"Cannot run with these settings: {exc}"
+    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if isinstance(exc, MemoryError):
+        return (f"The simulator ran out of memory (an internal failure, not your settings: {detail}). "
+                "Move the slider again; if it repeats, restart the kernel.")
+    return (f"The simulator failed (an internal error, not your settings: {detail}). Move the slider "
+            "again; if it repeats, restart the kernel (Kernel > Restart) and tell your instructor.")
+
+
 class LivePanel:
     """Controls and figures built once; ``update(values)`` redraws the figures on every control change.
 
@@ -306,8 +336,10 @@ class LivePanel:
     idle: optional ``idle(values) -> {control name: reason}`` naming controls that change nothing at
         these values; they are greyed out, with the reason in their tooltip and under the plots.
 
-    A failing update (for instance a ``ValueError`` for an impossible combination) is caught and shown in
-    the status line in red; the last error is kept in ``last_error``. The panel never raises from a slider.
+    A failing update is caught and shown in the status line in red (``error_sentence``): a ``ValueError``
+    as settings that cannot run (its message says why), any other exception as an internal failure, not
+    the student's settings; the last error is kept in ``last_error`` (its traceback in
+    ``last_traceback``). The panel never raises from a slider. ``held()`` groups changes into one run.
     compile_notice: optional ``() -> str | None`` asked before the first run (e.g.
         ``functools.partial(simcore.warm.cold_notice, "packet")``); a message (kernels still cold) is shown
         at once below the cell and in the status line while the first run compiles, then removed.
@@ -345,17 +377,20 @@ class LivePanel:
         self.wait_note.add_class("simcore-wait")
         self.message = ""  # the last update's status message (HTML), without the timing
         self.last_error: Exception | None = None
+        self.last_traceback: str | None = None
         self.last_run_ms: float = 0.0
         self.last_redraw_ms: float | None = None
         self.n_runs = 0
         self._message = ""
         self._idle_note = ""
         self._pending: dict[int, int] = {}
+        self._holding = False
+        self._held_change = False
         self._timing = ""
         self._t_change = 0.0
         self.veiled = False
         self._style = None
-        self._holding = False
+        self._fallback = None  # plain plotly copies where the page cannot load the live figures (live_fallback)
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
             control.layout.width = "auto"
@@ -407,14 +442,32 @@ class LivePanel:
         else:
             self.widget.remove_class("simcore-veiled")
         self._show(self._timing)
+        if self._fallback is not None:  # plain copies too hold the answer back until the commit
+            self._fallback.redraw()
 
     def values(self) -> dict:
         """Return the controls' current values by name."""
         return {name: control.value for name, control in self.controls.items()}
 
     def _on_change(self, _change) -> None:
-        if not self._holding:  # set() refreshes once after all its controls
-            self.refresh()
+        if self._holding:
+            self._held_change = True
+            return
+        self.refresh()
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Change several controls inside the block and re-run ``update`` once at its end (if any changed):
+        ``with panel.held(): panel.set(a=1, b=2)`` is one move, not two."""
+        outer = self._holding
+        self._holding = True
+        try:
+            yield
+        finally:
+            self._holding = outer
+            if not outer and self._held_change:
+                self._held_change = False
+                self.refresh()
 
     def _mark_idle(self, values: dict) -> None:
         reasons = dict(self.idle(values)) if self.idle else {}
@@ -442,12 +495,11 @@ class LivePanel:
                 message = self.update(values)
         except Exception as exc:  # a slider must never crash the kernel: show, keep, go on
             self.last_error = exc
-            self.status.value = (
-                "<span style='color:#b00020'>Cannot run with these settings: "
-                f"{html.escape(str(exc))}</span>"
-            )
+            self.last_traceback = traceback.format_exc()
+            self.status.value = f"<span style='color:#b00020'>{html.escape(error_sentence(exc))}</span>"
             return
         self.last_error = None
+        self.last_traceback = None
         self.message = message or ""
         self.n_runs += 1
         self.last_run_ms = 1000.0 * (time.perf_counter() - start)
@@ -455,6 +507,8 @@ class LivePanel:
         self._message = message or ""
         self.last_redraw_ms = None
         self._show(f"(Python {self.last_run_ms:.0f} ms)")
+        if self._fallback is not None:
+            self._fallback.redraw()
 
     def _on_drawn(self, key: int, seq: int) -> None:
         if key in self._pending and seq >= self._pending[key]:
@@ -480,15 +534,20 @@ class LivePanel:
         for name in values:
             if name not in self.controls:
                 raise ValueError(f"{name!r} is not a control of this panel: must be one of {list(self.controls)}")
-        before = self.values()
-        self._holding = True
-        try:
+        with self.held():
             for name, value in values.items():
                 self.controls[name].value = value
-        finally:
-            self._holding = False
-        if self.values() != before:
-            self.refresh()
+
+    def _ipython_display_(self):
+        """Show the panel; below it, plain plotly copies of its figures should the page not load the live
+        figures' module (``simcore.live_fallback``)."""
+        from IPython.display import display
+
+        display(self._repr_mimebundle_(), raw=True)
+        if not static.is_static():
+            from simcore import live_fallback
+
+            self._fallback = live_fallback.attach(self)
 
     def _repr_mimebundle_(self, **kwargs):
         if static.is_static():  # a book build: no kernel behind the page, show a snapshot

@@ -9,7 +9,10 @@ import importlib
 import sys
 import time
 
-__all__ = ["WARMERS", "warm_all", "progress_bar", "packet_kernels_cached", "cold_notice", "PACKET_COMPILE_S"]
+from simcore._cache_guard import kernel_cached
+
+__all__ = ["WARMERS", "warm_all", "progress_bar", "packet_kernels_cached", "cold_notice", "PACKET_COMPILE_S",
+           "compiled_here"]
 
 # "module:function" entries, each a no-argument function that runs its model once on a tiny input.
 WARMERS: list[str] = [
@@ -20,6 +23,9 @@ WARMERS: list[str] = [
     "simcore.chapters.delay:warm",
     "simcore.chapters.admission:warm",
     "simcore.chapters.tcp_primer:warm",
+    "simcore.chapters.reliable_transfer:warm",
+    "simcore.chapters.reliable_transfer_rtt:warm",
+    "simcore.chapters.reliable_transfer_aimd:warm",
     "simcore.chapters.delay_tcp:warm",
     "simcore.chapters.objpack:warm",
     "simcore.chapters.ftp_sctp:warm",
@@ -29,9 +35,11 @@ WARMERS: list[str] = [
 
 def _warm_queue() -> None:
     from simcore.queueing import QueueParams, simulate_queue
+    from simcore.queueing.replications import estimate_mean_wait
 
     simulate_queue(QueueParams(n_customers=10, buffer_size=2), 0)
     simulate_queue(QueueParams(n_customers=10), 0)
+    estimate_mean_wait(QueueParams(arrival_rate_per_s=0.5), 0)  # the waits recursion start-here's intervals use
 
 
 def _warm_fluid() -> None:
@@ -69,15 +77,13 @@ PACKET_COMPILE_S = 30
 def packet_kernels_cached() -> bool:
     """Return True if numba's cache holds a compiled packet event loop (``simcore.packet.kernel.loop.run``)
     for the current sources, i.e. a first ``simulate`` will load it instead of compiling (for about
-    ``PACKET_COMPILE_S`` seconds). Never raises: when numba's cache cannot be read, returns False."""
+    ``PACKET_COMPILE_S`` seconds). Never raises: when numba's cache cannot be read (absent, stale or
+    damaged: ``simcore._cache_guard.kernel_cached``), returns False."""
     try:
         from simcore.packet.kernel.loop import run
-
-        if run.signatures:  # compiled (or loaded) in this process already
-            return True
-        return bool(run._cache._cache_file._load_index())  # numba's index: empty if absent or stale
-    except Exception:  # numba internals moved: say "cold" rather than fail a panel
+    except Exception:  # cannot even import: say "cold" rather than fail a panel
         return False
+    return kernel_cached(run)  # compiled here already, or index and data readable (a damaged entry: False)
 
 
 def cold_notice(kernels: str = "packet") -> str | None:
@@ -115,3 +121,19 @@ def warm_all(verbose: bool = True) -> float:
         if verbose:
             print(f"\r{progress_bar(i + 1, n)} {entry:<40} {time.perf_counter() - t0:6.1f} s", flush=True)
     return time.perf_counter() - start
+
+
+def compiled_here() -> list[str]:
+    """Return the simcore numba functions (``module.name``) that this process compiled because numba's cache
+    had no usable copy (a cache miss), not loaded. After ``warm_all()`` on a course server whose shared cache
+    was warmed at build time this must be empty: ``python -m simcore warm --check`` fails otherwise."""
+    from numba.core.dispatcher import Dispatcher
+
+    out = []
+    for name, module in sorted(sys.modules.items()):
+        if not (name == "simcore" or name.startswith("simcore.")) or module is None:
+            continue
+        for attr, obj in sorted(vars(module).items()):
+            if isinstance(obj, Dispatcher) and obj.__module__ == name and sum(obj.stats.cache_misses.values()):
+                out.append(f"{name}.{attr}")
+    return out

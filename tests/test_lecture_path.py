@@ -26,13 +26,15 @@ from simcore.notebooks import fold_and_store
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "labs").glob("*.ipynb"))
 MAIN_PATH_WORDS_GOAL = 1500
-# words (regex \w+) in markdown cells not tagged deep-dive; measured when this test was added (start-here: 1681)
+# words (regex \w+) in markdown cells not tagged deep-dive; a ratchet: a chapter may only go down, and each must
+# reach MAIN_PATH_WORDS_GOAL
 MAIN_PATH_WORDS = {
-    "00_start_here": 1681,
-    "00b_tcp_primer": 3452,
-    "01_admission_control": 3540,
+    "00_start_here": 1457,
+    "00b_tcp_primer": 1344,
+    "00c_reliable_transfer": 1469,
+    "01_admission_control": 1473,
     "02_satellite_proxies": 1400,
-    "03_ftp_sctp": 3851,
+    "03_ftp_sctp": 1372,
     "04_delay_model": 5161,
     "05_object_packaging": 4423,
 }
@@ -40,10 +42,11 @@ MAIN_PATH_WORDS = {
 # table too wide, each stored printed line over 120 characters); measured when this test was added
 WRAPPING_LINES = {
     "00_start_here": 0,
-    "00b_tcp_primer": 2,
-    "01_admission_control": 73,
+    "00b_tcp_primer": 0,
+    "00c_reliable_transfer": 0,
+    "01_admission_control": 0,
     "02_satellite_proxies": 0,
-    "03_ftp_sctp": 7,
+    "03_ftp_sctp": 0,
     "04_delay_model": 3,
     "05_object_packaging": 6,
 }

@@ -41,6 +41,49 @@ def test_live_panel_shows_errors_instead_of_raising_and_recovers():
     assert panel.last_error is None and fig.data[0].y == (4.0,)
 
 
+def _failing_panel(exc):
+    fig = new_figure(widget=True)
+    fig.add_scatter(x=[0], y=[0])
+    state = {"raise": False}
+
+    def update(values):
+        if state["raise"]:
+            raise exc
+        fig.data[0].y = [values["x"]]
+
+    return LivePanel({"x": float_slider("x", 1.0, 0.0, 10.0, 0.5)}, update, [fig]), state
+
+
+@pytest.mark.parametrize("exc", [EOFError("Ran out of input"), TypeError("object of type 'int' has no len()"),
+                                 MemoryError(), KeyError("rates")])
+def test_an_internal_failure_is_not_blamed_on_the_settings(exc):
+    """Only a ValueError (the model refusing these values) may say the settings cannot run; anything
+    else is reported as the simulator's own failure, with its type, and the panel keeps working."""
+    panel, state = _failing_panel(exc)
+    state["raise"] = True
+    panel.set(x=2.0)
+    status = panel.status.value
+    assert panel.last_error is exc and type(exc).__name__ in panel.last_traceback
+    assert "Cannot run with these settings" not in status
+    assert "not your settings" in status and type(exc).__name__ in status
+    state["raise"] = False
+    panel.set(x=3.0)
+    assert panel.last_error is None and panel.last_traceback is None
+
+
+def test_held_changes_run_the_update_once():
+    panel, fig = _panel()
+    runs = panel.n_runs
+    with panel.held():
+        panel.set(x=2.0)
+        panel.set(x=3.0)
+        assert panel.n_runs == runs  # nothing ran inside the block
+    assert panel.n_runs == runs + 1 and fig.data[0].y == (9.0,)
+    with panel.held():
+        pass  # nothing changed: nothing runs
+    assert panel.n_runs == runs + 1
+
+
 def test_live_panel_rejects_unknown_control():
     panel, _ = _panel()
     with pytest.raises(ValueError, match="'y' is not a control"):

@@ -25,3 +25,14 @@ def test_jain_index_bounds():
     assert jain_index(np.array([1.0, 0, 0, 0])) == pytest.approx(0.25)
     with pytest.raises(ValueError):
         jain_index(np.array([-1.0, 1.0]))
+
+
+@pytest.mark.parametrize("values, named", [
+    ([float("nan"), 1.0], r"values\[0\]=nan"), ([1.0, float("inf")], r"values\[1\]=inf"),
+    ([1.0, -2.0], r"values\[1\]=-2.0"), (None, "values=None"), ([], r"values=\[\]"), ("ab", "values='ab'"),
+    ([[1.0, 2.0]], r"values=\[\[1.0, 2.0\]\]"),
+])
+def test_jain_index_refuses_what_is_not_a_list_of_rates_naming_it(values, named):
+    """Issue 29: jain_index([nan, 1.0]) returned nan."""
+    with pytest.raises(ValueError, match=named + r".* is not allowed: must be a non-empty 1-D sequence of finite"):
+        jain_index(values)

@@ -153,6 +153,7 @@ def admission_kernel(
     ticket_when_busy,
     token_key,
     record,
+    max_events,
 ):
     """Return per-client results, counters, ticket state and (if ``record``) chronology logs.
 
@@ -169,12 +170,16 @@ def admission_kernel(
     estimate (tickets ahead x mean large holding time / max_large, clipped to [retry_min_s, retry_max_s]).
     A ready ticket not presented for ``ttl_s`` expires. With ``ticket_when_busy`` the ticket exchange needs
     no transfer socket: a large request meets the ticket logic even when every socket is held. A client
-    refused ``max_attempts`` times in total (0 = never) gives up.
+    refused ``max_attempts`` times in total (0 = never) gives up. The run stops after ``max_events`` events
+    even if clients are still in session (a livelock, e.g. Ticket with a time-to-live shorter than the
+    'later' retry, never ends): time, memory (tickets and logs grow with the events) and the caller's wait
+    are bounded by it; ``stats[8]`` is then 1.
 
     Returns ``(finish_s, delivered_bytes, connected_s, attempts, busy_refusals, later_refusals, gave_up,
-    stats, tk_token, tk_state, tk_last_s, attempt_log, interval_log, trace_log)``. ``stats`` float64[8]:
+    stats, tk_token, tk_state, tk_last_s, attempt_log, interval_log, trace_log)``. ``stats`` float64[9]:
     end time, max sockets held, max large sockets held, bytes delivered (integral of total rate),
-    events processed, tickets issued, tickets expired, busy time (s, some transfer flowing). Logs (empty
+    events processed, tickets issued, tickets expired, busy time (s, some transfer flowing), 1 if stopped
+    by ``max_events``. Logs (empty
     unless ``record``): attempt_log float64[k, 3] (client, start time of the attempt, outcome code),
     interval_log float64[k, 3] (client, socket acquired, socket released), trace_log float64[k, 4]
     (time, sockets held, total rate Bps, demand Bps = sum of access rates of clients in session).
@@ -239,15 +244,16 @@ def admission_kernel(
     best = -1  # the flowing transfer that completes first at the current rates
     t_comp = np.inf  # and when
     fluid_t = 0.0  # s_rem is drained up to this time
+    stopped = False
     while True:
         t_ev = heap_peek_time(time_s, meta)
         completion = best >= 0 and t_comp <= t_ev
-        if completion:
-            now = t_comp
-        elif heap_size(meta) == 0:
+        if not completion and heap_size(meta) == 0:
             break
-        else:
-            now = t_ev
+        if n_events >= max_events:
+            stopped = True
+            break
+        now = t_comp if completion else t_ev
         n_events += 1
         if completion or kind[0] == EV_START:
             # the flowing set is about to change: drain every transfer up to now
@@ -439,7 +445,7 @@ def admission_kernel(
             t_log[nt, 3] = max(demand, 0.0)
             nt += 1
 
-    stats = np.empty(8, np.float64)
+    stats = np.empty(9, np.float64)
     stats[0] = now
     stats[1] = max_held
     stats[2] = max_large_held
@@ -448,6 +454,7 @@ def admission_kernel(
     stats[5] = n_issued
     stats[6] = n_expired
     stats[7] = busy_time
+    stats[8] = 1.0 if stopped else 0.0
     return (
         c_finish,
         c_delivered,

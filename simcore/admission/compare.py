@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from simcore._validate import check_instance
 from simcore.admission.model import AdmissionResult, simulate_admission
 from simcore.admission.params import LOADS, AdmissionParams
 
@@ -66,6 +67,8 @@ def compare_to_control(
     control by more than ``rel_threshold`` of the control session AND by more than ``abs_threshold_s``.
     Clients that gave up in either run are left out. Raises ValueError if the clients differ.
     """
+    check_instance("result", result, AdmissionResult)
+    check_instance("control", control, AdmissionResult)
     if result.arrival_s.shape != control.arrival_s.shape or not np.array_equal(
         result.arrival_s, control.arrival_s
     ):

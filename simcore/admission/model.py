@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simcore._validate import check_instance
 from simcore.admission._kernel import (
     POLICY_FTP,
     POLICY_HTTP,
@@ -119,6 +120,24 @@ def session_lower_bound_s(
     return per_client, mean_bound
 
 
+def _unfinished_message(params: AdmissionParams, finish: np.ndarray, gave_up: np.ndarray, stats) -> str:
+    """Return why a run stopped at ``max_events`` with clients still in session, in a student's words."""
+    waiting = int((np.isnan(finish) & ~gave_up).sum())
+    head = (f"{params.policy} did not finish: after max_events={params.max_events:,} events "
+            f"({stats[0]:,.0f} s simulated) {waiting} of {finish.shape[0]} clients are still waiting")
+    issued, expired = int(stats[5]), int(stats[6])
+    fixed = params.ticket_retry == "fixed"
+    retry = params.retry_later_s if fixed else params.ticket_retry_min_s
+    if params.policy == "Ticket" and expired > issued // 2 and params.ticket_ttl_s < retry:
+        return (f"{head}. Their tickets expire (time-to-live {params.ticket_ttl_s:g} s) before they come back "
+                f"({'' if fixed else 'at least '}{retry:g} s later), so each return finds its ticket expired "
+                f"and gets a new one at the back of the queue ({expired:,} of {issued:,} tickets expired, "
+                f"and none of these clients got through): make the time-to-live longer than the 'later' "
+                f"retry.")
+    return (f"{head}: this setting needs more events than a run may take (about 3 million a second); fewer "
+            f"clients, longer retry delays or more bandwidth need fewer.")
+
+
 def simulate_admission(
     params: AdmissionParams,
     seed: SeedLike,
@@ -130,9 +149,14 @@ def simulate_admission(
 
     The clients are drawn from ``seed`` (``draw_workload``; same seed, same clients for every policy and
     load) unless ``workload`` is given. The server bandwidth is ``params.bandwidth_fraction`` times
-    ``required_bandwidth_Bps`` of the clients, unless ``capacity_Bps`` is given.
+    ``required_bandwidth_Bps`` of the clients, unless ``capacity_Bps`` is given. A run that reaches
+    ``params.max_events`` with clients still in session raises ``ValueError`` saying why (see
+    ``AdmissionParams.max_events``).
     """
+    check_instance("params", params, AdmissionParams)
     check_seed(seed)
+    if workload is not None:
+        check_instance("workload", workload, Workload)
     wl = draw_workload(params, seed) if workload is None else workload
     required = required_bandwidth_Bps(wl, params.window_s)
     cap = params.bandwidth_fraction * required if capacity_Bps is None else float(capacity_Bps)
@@ -164,6 +188,7 @@ def simulate_admission(
         params.ticket_when_busy,
         np.uint64(wl.token_key),
         params.record_chronology,
+        params.max_events,
     )
     (
         finish,
@@ -181,6 +206,8 @@ def simulate_admission(
         i_log,
         t_log,
     ) = out
+    if stats[8]:
+        raise ValueError(_unfinished_message(params, finish, gave_up, stats))
     session = finish - wl.arrival_s
     per_client, mean_bound = session_lower_bound_s(wl, cap, params.connect_s + params.bind_s)
     return AdmissionResult(

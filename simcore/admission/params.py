@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import check_bool, check_choice, check_int, check_order, check_real, store_python_numbers
 
 __all__ = [
     "POLICIES",
@@ -17,6 +17,7 @@ __all__ = [
     "FILES_PER_CLIENT",
     "CLIENTS_PER_EXPERIMENT",
     "AdmissionParams",
+    "max_events_allowed",
 ]
 
 #: the four protocols as the thesis names them
@@ -28,6 +29,17 @@ FILE_CATALOG_KB = {1: (1, 10, 100, 1024), 2: (1, 1, 1, 1, 10, 10, 1024)}
 #: (fewest, most) files a client requests
 FILES_PER_CLIENT = {1: (1, 4), 2: (1, 3)}
 CLIENTS_PER_EXPERIMENT = {1: 200, 2: 400}
+#: memory a run may take for what grows with its events (tickets and, with the chronology, the logs)
+MEMORY_BUDGET_BYTES = 2**30
+#: bytes per event of what grows with the events: a ticket (token, state, last time: 24 B) and, with the
+#: chronology, a trace row (32 B), an attempt row and an interval row (24 B each); doubled, since a growing
+#: table is copied into one twice as long
+BYTES_PER_EVENT = {False: 2 * 24, True: 2 * (24 + 32 + 24 + 24)}
+
+
+def max_events_allowed(record_chronology: bool) -> int:
+    """Return the largest ``max_events`` whose worst case fits ``MEMORY_BUDGET_BYTES`` (1 GiB)."""
+    return MEMORY_BUDGET_BYTES // BYTES_PER_EVENT[bool(record_chronology)]
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,10 @@ class AdmissionParams:
       'large_first'.
     - ``max_attempts``: refusals after which a client gives up, in [0, 10000]; 0 = persist (thesis).
     - ``record_chronology``: also return attempt, connection and server-trace logs.
+    - ``max_events``: the run stops after this many events and ``simulate_admission`` refuses it, saying
+      why (a setting that never ends, such as Ticket with a time-to-live shorter than the 'later' retry,
+      or one too slow to wait for: about 3 million events a second); in [1, ``max_events_allowed``]:
+      22,369,621, or 5,162,220 with the chronology (the tickets and logs then fit in 1 GiB).
     """
 
     experiment: int = 2
@@ -98,8 +114,10 @@ class AdmissionParams:
     file_order: str = "random"
     max_attempts: int = 0
     record_chronology: bool = False
+    max_events: int = 2_000_000
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("experiment", self.experiment, 1, 2)
         check_real("bandwidth_fraction", self.bandwidth_fraction, 0.1, 2.0)
         check_choice("policy", self.policy, POLICIES)
@@ -111,7 +129,8 @@ class AdmissionParams:
             check_int("n_clients", self.n_clients, 1, 2000)
         check_real("window_s", self.window_s, 10.0, 7200.0)
         check_real("access_min_Bps", self.access_min_Bps, 100.0, 1e7)
-        check_real("access_max_Bps", self.access_max_Bps, self.access_min_Bps, 1e7)
+        check_real("access_max_Bps", self.access_max_Bps, 100.0, 1e7)
+        check_order("access_min_Bps", self.access_min_Bps, "access_max_Bps", self.access_max_Bps)
         check_real("connect_s", self.connect_s, 0.0, 10.0)
         check_real("bind_s", self.bind_s, 0.0, 10.0)
         check_real("retry_busy_s", self.retry_busy_s, 0.1, 600.0)
@@ -120,17 +139,22 @@ class AdmissionParams:
         check_int("kilobyte_bytes", self.kilobyte_bytes, 1000, 1024)
         check_choice("kilobyte_bytes", self.kilobyte_bytes, (1000, 1024))
         check_int("ready_list_size", self.ready_list_size, 1, 100)
-        check_int("ready_threshold", self.ready_threshold, 1, self.ready_list_size)
+        check_int("ready_threshold", self.ready_threshold, 1, 100)
+        check_order("ready_threshold", self.ready_threshold, "ready_list_size", self.ready_list_size)
         check_real("ticket_ttl_s", self.ticket_ttl_s, 1.0, 3600.0)
         check_choice("ticket_retry", self.ticket_retry, ("fixed", "estimate"))
         check_real("ticket_retry_min_s", self.ticket_retry_min_s, 0.1, 3600.0)
-        check_real("ticket_retry_max_s", self.ticket_retry_max_s, self.ticket_retry_min_s, 3600.0)
+        check_real("ticket_retry_max_s", self.ticket_retry_max_s, 0.1, 3600.0)
+        check_order("ticket_retry_min_s", self.ticket_retry_min_s, "ticket_retry_max_s", self.ticket_retry_max_s)
         check_bool("ticket_when_busy", self.ticket_when_busy)
         check_real("ftp_per_file_s", self.ftp_per_file_s, 0.0, 10.0)
         check_choice("sharing", self.sharing, ("max-min", "equal", "per-socket"))
         check_choice("file_order", self.file_order, ("random", "small_first", "large_first"))
         check_int("max_attempts", self.max_attempts, 0, 10000)
         check_bool("record_chronology", self.record_chronology)
+        check_int("max_events", self.max_events, 1, max_events_allowed(self.record_chronology),
+                  why=f"what grows with the events, {BYTES_PER_EVENT[self.record_chronology]} bytes each "
+                      f"{'with' if self.record_chronology else 'without'} the chronology, must fit in 1 GiB")
 
     @property
     def total_sockets(self) -> int:

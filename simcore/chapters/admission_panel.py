@@ -8,13 +8,13 @@ of its scenarios. Bottom figure: the chronology chart of the selected policy (th
 
 from __future__ import annotations
 
-import functools
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, fields
 
 import numpy as np
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.admission import (
     CLIENTS_PER_EXPERIMENT,
     LOADS,
@@ -30,7 +30,7 @@ from simcore.chapters.admission_tables import TABLE_FIGURE
 from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure, same_value
 from simcore.rng import check_seed
 
-__all__ = ["PanelSetting", "EXPERIMENTS", "run_setting", "make_panel", "BAR_NAMES"]
+__all__ = ["PanelSetting", "EXPERIMENTS", "run_setting", "make_panel", "BAR_NAMES", "PANEL_MAX_EVENTS"]
 
 EXPERIMENTS = (("Exp. 2: mostly small jobs", 2), ("Exp. 1: uniform file sizes", 1))
 SHARING = ("max-min", "equal", "per-socket")
@@ -39,12 +39,22 @@ SHARING = ("max-min", "equal", "per-socket")
 SMALL_FILE_OPTIONS = (("1 KB: no file is small", 1.0), ("5 KB: the 1 KB files", 5.0),
                       ("20 KB: 1 and 10 KB files (thesis)", 20.0),
                       ("200 KB: 1, 10, 100 KB (exp. 1 only has 100 KB)", 200.0))
+# A run stops (and the panel says why) after this many events: ~0.3-0.5 s at 2-3 million events a second.
+# The sliders' busiest legal settings take ~0.4 million (800 clients at 0.3 x required, retrying every
+# second); a setting that never ends (Ticket whose tickets expire before their owners come back) stops here.
+PANEL_MAX_EVENTS = 1_000_000
 BAR_NAMES = (
     "connected (mean per client)",
     "waiting (mean per client)",
     "hard lower bound on the mean",
     "thesis's number",
+    "thesis's number, above the axis (value written)",
 )
+#: the bar axis reaches this far above the highest of our bars and the bound; a thesis number more than
+#: THESIS_CLIP times that is drawn at the top edge with its value written (the thesis's heavy-overload
+#: sessions, up to 2,184 s, would otherwise squeeze bars of 150-350 s into the bottom quarter)
+BAR_HEADROOM = 1.15
+THESIS_CLIP = 2.0
 
 
 @dataclass(frozen=True)
@@ -71,6 +81,7 @@ class PanelSetting:
     seed: int = 0
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("bandwidth_fraction", self.bandwidth_fraction, 0.3, 1.5)
         check_choice("experiment", self.experiment, (1, 2))
         check_int("extra_sockets", self.extra_sockets, 0, 12)
@@ -107,6 +118,7 @@ class PanelSetting:
             ticket_ttl_s=self.ticket_ttl_s if ticket else d.ticket_ttl_s,
             sharing=self.sharing,
             record_chronology=record,
+            max_events=PANEL_MAX_EVENTS,
         )
 
     @property
@@ -128,10 +140,27 @@ class PanelSetting:
 
 # The panel's last runs by (parameters, seed): a slider moves one parameter, and most parameters matter to
 # only some of the five runs (the control ignores extra sockets and the policy menu; the Ticket knobs
-# matter to Ticket alone), so a move re-runs only the runs it changes. Results are never modified.
-@functools.lru_cache(maxsize=32)
+# matter to Ticket alone), so a move re-runs only the runs it changes. Results are never modified. The
+# cache holds at most 32 runs and RUN_CACHE_BYTES of their arrays (a run with the chronology at the
+# sliders' busiest setting keeps 18 MB of logs: 32 of them were 0.6 GB), least recently used out first.
+RUN_CACHE_BYTES = 128 << 20
+_RUNS: OrderedDict = OrderedDict()
+
+
+def _nbytes(r: AdmissionResult) -> int:
+    return sum(v.nbytes for v in vars(r).values() if isinstance(v, np.ndarray))
+
+
 def _simulate(params: AdmissionParams, seed: int) -> AdmissionResult:
-    return simulate_admission(params, seed)
+    key = (params, seed)
+    if key in _RUNS:
+        _RUNS.move_to_end(key)
+        return _RUNS[key][0]
+    r = simulate_admission(params, seed)
+    _RUNS[key] = (r, _nbytes(r))
+    while len(_RUNS) > 32 or (len(_RUNS) > 1 and sum(n for _, n in _RUNS.values()) > RUN_CACHE_BYTES):
+        _RUNS.popitem(last=False)
+    return r
 
 
 def run_setting(s: PanelSetting) -> dict:
@@ -166,14 +195,37 @@ def _thesis_values(s: PanelSetting) -> tuple[list, str]:
     return vals, f"thesis's number (fig. {TABLE_FIGURE[(s.experiment, load)]})"
 
 
+def bar_axis(ours: list[float], thesis: list) -> tuple[float, list, list]:
+    """Return (top of the y axis in s, thesis values drawn as diamonds, thesis values above the axis).
+
+    The axis shows our bars and the bound (``ours``) with some headroom; thesis numbers (None where the
+    thesis has none) join the axis when they are within ``THESIS_CLIP`` times the highest of ours, else
+    every one of them above the axis is marked at its top edge instead (a marked break, value written)."""
+    high = max(ours)
+    shown = [v for v in thesis if v is not None]
+    if shown and max(shown) <= THESIS_CLIP * high:
+        high = max(high, max(shown))
+    top = BAR_HEADROOM * high
+    inside = [v if v is not None and v <= top else None for v in thesis]
+    above = [v if v is not None and v > top else None for v in thesis]
+    return top, inside, above
+
+
 def _bar_styles() -> list[dict]:
-    """Return each bar-figure trace's style, set when the figure is built."""
+    """Return each bar-figure trace's style, set when the figure is built: connected and waiting in the
+    chronology's colours (the policies are named on the axis), the bound grey and dashed, the thesis's
+    numbers as diamonds, and those above the axis as a triangle at its top edge with the value written."""
     hover = "%{hovertext}<extra></extra>"
+    paper = color_for("paper")
     return [
-        dict(hovertemplate=hover),
-        dict(marker=dict(color=color_for("waiting")), hovertemplate=hover),
-        dict(mode="lines", line=dict(color=color_for("bound"), dash="dash", width=3)),
-        dict(mode="markers", marker=dict(color=color_for("paper"), symbol="diamond", size=13, line_width=1)),
+        dict(marker=dict(color=color_for("connected")), hovertemplate=hover),
+        dict(marker=dict(color=color_for("waiting"), line=dict(color="#7f7a00", width=1)), hovertemplate=hover),
+        dict(mode="lines", line=dict(color=color_for("bound"), dash="dash", width=3), hoverinfo="skip"),
+        dict(mode="markers", marker=dict(color=paper, symbol="diamond", size=13, line_width=1),
+             hovertemplate="%{x}: thesis %{y:,.0f} s<extra></extra>"),
+        dict(mode="markers+text", marker=dict(color=paper, symbol="triangle-up", size=13, line_width=1),
+             textposition="bottom center", textfont=dict(color=paper, size=12), cliponaxis=False,
+             hovertemplate="%{x}: thesis %{customdata:,.0f} s, above this axis<extra></extra>"),
     ]
 
 
@@ -182,7 +234,6 @@ def _draw_bars(fig, s: PanelSetting, out: dict) -> None:
     x = _bar_labels(s)
     connected = [float(np.nanmean(r.connected_s)) for r in results]
     waiting = [float(np.nanmean(r.waiting_s)) for r in results]
-    colors = [color_for("HTTP")] + [color_for(p) for p in POLICIES]
     hover = [
         f"{lab}: mean session {c + w:.1f} s = {c:.1f} connected + {w:.1f} waiting; "
         f"{r.attempts.mean():.1f} attempts per client"
@@ -190,17 +241,20 @@ def _draw_bars(fig, s: PanelSetting, out: dict) -> None:
     ]
     bound = out["control"].lower_bound_mean_session_s
     thesis, thesis_name = _thesis_values(s)
+    totals = [c + w for c, w in zip(connected, waiting, strict=True)]
+    top, inside, above = bar_axis([*totals, bound], thesis)
     values = [
         dict(x=x, y=connected, hovertext=hover, name=BAR_NAMES[0]),
         dict(x=x, y=waiting, hovertext=hover, name=BAR_NAMES[1]),
         dict(x=[x[0], x[-1]], y=[bound, bound], name=f"{BAR_NAMES[2]} ({bound:.0f} s)"),
-        dict(x=x, y=thesis, name=thesis_name),
+        dict(x=x, y=inside, name=thesis_name),
+        dict(x=x, y=[0.97 * top if v is not None else None for v in above], customdata=above,
+             text=[f"{v:,.0f} s" if v is not None else "" for v in above],
+             name=BAR_NAMES[4], showlegend=any(v is not None for v in above)),
     ]
     for trace, v in zip(fig.data, values, strict=True):  # styles were set at creation
         trace.update(**v)
-    fig.data[0].update(marker_color=colors)
-    top = max([c + w for c, w in zip(connected, waiting, strict=True)] + [v for v in thesis if v is not None])
-    fig.update_yaxes(range=[0, 1.08 * top])
+    fig.update_yaxes(range=[0, top])
 
 
 def _empty_bars():
@@ -208,9 +262,9 @@ def _empty_bars():
     styles = _bar_styles()
     fig.add_bar(name=BAR_NAMES[0], **styles[0])
     fig.add_bar(name=BAR_NAMES[1], **styles[1])
-    fig.add_scatter(name=BAR_NAMES[2], **styles[2])
-    fig.add_scatter(name=BAR_NAMES[3], **styles[3])
-    fig.update_layout(barmode="stack")
+    for name, style in zip(BAR_NAMES[2:], styles[2:], strict=True):
+        fig.add_scatter(name=name, **style)
+    fig.update_layout(barmode="stack", legend_traceorder="normal")
     return fig
 
 
@@ -236,9 +290,11 @@ def _status(s: PanelSetting, out: dict) -> str:
     )
 
 
-def make_panel(setting: PanelSetting | None = None) -> LivePanel:
+def make_panel(setting: PanelSetting | None = None, *, gate=None) -> LivePanel:
     """Return the live panel: load, experiment, sockets, policy, clients, retry delays, small-file
-    threshold, ready list, ticket TTL, sharing rule and seed; bars for every policy + the chronology."""
+    threshold, ready list, ticket TTL, sharing rule and seed; bars for every policy + the chronology.
+    gate: predictions (``admission_predict.panel_predictions()``) that hold the plots and the status line
+    back until each is committed."""
     s = setting or PanelSetting()
     controls = {
         "bandwidth_fraction": float_slider(
@@ -271,5 +327,5 @@ def make_panel(setting: PanelSetting | None = None) -> LivePanel:
         return _status(now, out)
 
     return LivePanel(
-        controls, update, [bars, chron], title="Admission control: every policy, live", columns=3
+        controls, update, [bars, chron], title="Admission control: every policy, live", columns=3, gate=gate
     )

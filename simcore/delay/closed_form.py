@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcore._validate import check_instance
 from simcore.delay.params import DelayParams, hit_mask
 
 __all__ = ["n_handshakes", "packet_counts", "closed_form_ms", "formula_latex"]
@@ -51,6 +52,7 @@ def n_handshakes(params: DelayParams) -> int:
 
 def packet_counts(params: DelayParams) -> dict[str, int]:
     """Return the packet counts of one page: handshakes, control, data and total packets (counts)."""
+    check_instance("params", params, DelayParams)
     K = n_handshakes(params)
     N, H = params.n_objects, params.n_hits
     return {
@@ -82,6 +84,7 @@ def _pipelined_lists_ms(params: DelayParams) -> float:
 
 def closed_form_ms(params: DelayParams) -> float:
     """Return the page response time T in ms from the closed form (see the module docstring)."""
+    check_instance("params", params, DelayParams)
     d = params.prop_delay_ms
     tb = params.trans_ms_per_byte
     K = n_handshakes(params)

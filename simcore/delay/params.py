@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import check_bool, check_choice, check_int, check_real, store_python_numbers
 
 __all__ = [
     "MODES",
@@ -68,6 +68,7 @@ class DelayParams:
     model: str = "ideal"  # "ideal" (this package) or "packet" (simcore.packet, part 2 of the chapter)
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("prop_delay_ms", self.prop_delay_ms, 0.0, 1e7)
         check_real("trans_ms_per_byte", self.trans_ms_per_byte, 0.0, 1e6)
         check_int("n_parents", self.n_parents, 1, 10_000)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_instance, check_int, check_order, check_real, store_python_numbers
 from simcore.delay.params import DelayParams, hit_mask
 from simcore.delay.tcp_textbook import FORMULA_MODES, page_time_s, page_time_slow_start_s
 from simcore.packet import (
@@ -78,6 +78,7 @@ class TcpPageParams:
     queue_packets: int = 200  # drop-tail buffer of each direction, packets
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("rtt_ms", self.rtt_ms, 0.0, 5000.0)
         check_real("link_rate_bps", self.link_rate_bps, 1e3, 1e10)
         check_int("object_size_bytes", self.object_size_bytes, 1, 10**8)
@@ -94,7 +95,8 @@ class TcpPageParams:
         check_int("request_bytes", self.request_bytes, 1, 10**6)
         check_int("not_modified_bytes", self.not_modified_bytes, 1, 10**6)
         check_int("header_bytes", self.header_bytes, 0, 1000)
-        check_int("rwnd_bytes", self.rwnd_bytes, self.mss_bytes, 2**30)
+        check_int("rwnd_bytes", self.rwnd_bytes, 100, 2**30)
+        check_order("mss_bytes", self.mss_bytes, "rwnd_bytes", self.rwnd_bytes)
         check_int("queue_packets", self.queue_packets, 2, 10**6)
 
     @property
@@ -237,6 +239,7 @@ def simulate_page_tcp(p: TcpPageParams, seed: SeedLike = 0, trace: bool = False)
 def formula_times_s(p: TcpPageParams, mode: str | None = None) -> dict[str, float]:
     """Return the textbook's page times for ``mode`` (default ``p.mode``) at ``p``, seconds:
     ``{"simple_s", "slow_start_s"}`` (object sizes with 304s for cache hits; no headers, no queueing)."""
+    check_instance("p", p, TcpPageParams)
     mode = p.mode if mode is None else check_choice("mode", mode, TCP_MODES)
     sizes = p.response_sizes()
     args = (p.rtt_s, p.link_rate_bps, sizes[0], sizes[1:])

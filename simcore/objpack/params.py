@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import check_bool, check_choice, check_int, check_order, check_real, store_python_numbers
 
 __all__ = ["METHODS", "METHOD_LABELS", "PAPER_METHODS", "DISTRIBUTIONS", "ObjpackParams",
            "MAX_SERVER_PACKET_S"]
@@ -76,6 +76,7 @@ class ObjpackParams:
     compress: bool = False
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("n_files", self.n_files, 1, 2000)
         check_int("mean_file_bytes", self.mean_file_bytes, 1, 10**7)
         check_choice("size_distribution", self.size_distribution, DISTRIBUTIONS)
@@ -91,7 +92,8 @@ class ObjpackParams:
         check_int("response_header_bytes", self.response_header_bytes, 0, 10**5)
         check_int("parallel_connections", self.parallel_connections, 1, 32)
         check_int("mss_bytes", self.mss_bytes, 100, 9000)
-        check_int("rwnd_bytes", self.rwnd_bytes, self.mss_bytes, 2**30)
+        check_int("rwnd_bytes", self.rwnd_bytes, 100, 2**30)
+        check_order("mss_bytes", self.mss_bytes, "rwnd_bytes", self.rwnd_bytes)
         check_int("initial_window_segments", self.initial_window_segments, 1, 100)
         check_int("tcpip_header_bytes", self.tcpip_header_bytes, 0, 1000)
         check_int("ethernet_header_bytes", self.ethernet_header_bytes, 0, 1000)

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from simcore._validate import check_instance
 from simcore.rng import SeedLike, make_generator
 
 from .params import ObjpackParams
@@ -64,6 +65,7 @@ def _draw_sizes(rng: np.random.Generator, n: int, mean: int, dist: str) -> np.nd
 
 def make_page(params: ObjpackParams, seed: SeedLike = 0) -> Page:
     """Return the page of ``params.n_files`` files (sizes and kinds drawn from ``seed``)."""
+    check_instance("params", params, ObjpackParams)
     rng = make_generator(seed)
     n = params.n_files
     sizes = _draw_sizes(rng, n, params.mean_file_bytes, params.size_distribution)

@@ -7,11 +7,11 @@ field). Everything here is pure Python and allocation-free with respect to decla
 
 from __future__ import annotations
 
-import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from simcore._validate import check_choice, check_int
+from simcore._validate import check_choice, check_int, store_python_numbers
 
 __all__ = [
     "MAGIC",
@@ -25,6 +25,7 @@ __all__ = [
     "PackageError",
     "PackagedFile",
     "name_problem",
+    "REFUSED_CATEGORIES",
     "NameSet",
     "header_size_bytes",
     "package_size_bytes",
@@ -45,7 +46,11 @@ ATTRIBUTE_BYTES = 1  # u8
 FIXED_HEADER_BYTES = len(MAGIC) + 1 + COUNT_BYTES  # magic, version, number of files: 9
 PER_FILE_HEADER_BYTES = NAME_LENGTH_BYTES + SIZE_BYTES + ATTRIBUTE_BYTES  # 11, plus the name itself
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# Characters a name may not hold: Unicode categories Cc (control: C0, DEL and C1), Cf (format: bidi
+# embeddings, overrides and isolates, zero-width characters, the BOM, the soft hyphen ...), Zl and Zp (line
+# and paragraph separators). They are invisible or move text, so a name holding one could make a listing
+# lie ('evil\u202etxt.exe' shows as 'evilexe.txt').
+REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 class PackageError(ValueError):
@@ -74,8 +79,13 @@ def name_problem(name: str) -> str | None:
         return f"name {name!r} is not a string"
     if name == "":
         return "name is empty"
-    if _CONTROL.search(name):
-        return f"name {name!r} contains a NUL or control character"
+    if not name.isprintable():  # every refused character is non-printable: the common case costs one call
+        for ch in name:
+            category = unicodedata.category(ch)
+            if category in REFUSED_CATEGORIES:
+                what = unicodedata.name(ch, "a control character")
+                return (f"name {name!r} contains U+{ord(ch):04X} ({what}, Unicode category {category}): control, "
+                        "format and line-separator characters are not allowed (they could make a listing lie)")
     if "\\" in name:
         return f"name {name!r} contains a backslash"
     if name.startswith("/"):
@@ -130,6 +140,7 @@ class PackagedFile:
     attribute: str = "binary"
 
     def __post_init__(self):
+        store_python_numbers(self)
         problem = name_problem(self.name)
         if problem:
             raise PackageError(problem)
@@ -145,9 +156,14 @@ class PackagedFile:
             raise PackageError(f"file {self.name!r} is {len(self.data)} bytes: must be at most {MAX_TOTAL_BYTES}")
 
 
+def _not_iterable(name: str, value: object, what: str) -> None:
+    """Raise naming the argument if ``value`` is not an iterable of ``what`` (a string counts as one value)."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise PackageError(f"{name}={value!r} is not allowed: must be an iterable of {what}")
+
+
 def _encoded_names(names: Iterable[str]) -> list[bytes]:
-    if isinstance(names, (str, bytes)):
-        raise PackageError(f"names={names!r} is not allowed: must be an iterable of names, not one string")
+    _not_iterable("names", names, "names (not one string)")
     out = []
     seen = NameSet()
     for name in names:
@@ -171,8 +187,7 @@ def header_size_bytes(names: Iterable[str]) -> int:
 
 
 def _checked_sizes(sizes: Iterable[int], n_names: int) -> list[int]:
-    if isinstance(sizes, (str, bytes)):
-        raise PackageError(f"sizes={sizes!r} is not allowed: must be an iterable of integers")
+    _not_iterable("sizes", sizes, "integers")
     out = [check_int(f"sizes[{i}]", s, 0, MAX_TOTAL_BYTES) for i, s in enumerate(sizes)]
     if len(out) != n_names:
         raise PackageError(f"got {len(out)} sizes for {n_names} names: must be one size per name")
@@ -183,7 +198,8 @@ def _checked_sizes(sizes: Iterable[int], n_names: int) -> list[int]:
 
 def package_size_bytes(sizes: Iterable[int], names: Iterable[str]) -> int:
     """Return the size in bytes of the whole package holding files of these sizes (bytes) and names."""
-    names = list(names) if not isinstance(names, (str, bytes)) else names
+    _not_iterable("names", names, "names (not one string)")
+    names = list(names)
     header = header_size_bytes(names)
     return header + sum(_checked_sizes(sizes, len(names)))
 
@@ -194,7 +210,8 @@ def file_end_offsets_bytes(sizes: Iterable[int], names: Iterable[str]) -> list[i
     A streaming reader can hand file ``i`` over once ``file_end_offsets_bytes(...)[i]`` bytes of the
     package have arrived; the last entry equals ``package_size_bytes(sizes, names)``.
     """
-    names = list(names) if not isinstance(names, (str, bytes)) else names
+    _not_iterable("names", names, "names (not one string)")
+    names = list(names)
     offset = header_size_bytes(names)
     ends = []
     for size in _checked_sizes(sizes, len(names)):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore._validate import check_int, check_real
+from simcore._validate import check_column, check_int, check_real, check_sequence, store_python_numbers
 
 from .params import Connection, ConnectionPool, Message, Network, Scenario, TcpParams
 
@@ -67,19 +67,20 @@ class BulkScenario:
     pools: tuple[ConnectionPool, ...] = ()
 
     def __post_init__(self):
+        store_python_numbers(self)
         if not isinstance(self.network, Network):
             raise ValueError(f"network={self.network!r} is not allowed: must be a Network")
-        tcps = tuple(self.tcps)
+        tcps = check_sequence("tcps", self.tcps, "TcpParams")
         if not tcps or not all(isinstance(t, TcpParams) for t in tcps):
             raise ValueError(f"tcps={self.tcps!r} is not allowed: must be a non-empty tuple of TcpParams")
         object.__setattr__(self, "tcps", tcps)
-        object.__setattr__(self, "pools", tuple(self.pools))
+        object.__setattr__(self, "pools", check_sequence("pools", self.pools, "ConnectionPool"))
         check_real("duration_s", self.duration_s, 0.0, lo_open=True)
         check_int("tcpip_header_bytes", self.tcpip_header_bytes, 0, 10**4)
         for name in _CONN_COLS + _MSG_INT_COLS:
-            object.__setattr__(self, name, np.ascontiguousarray(getattr(self, name), np.int64))
+            object.__setattr__(self, name, check_column(name, getattr(self, name), np.int64))
         for name in ("conn_open_time_s", "msg_start_s", "msg_delay_s"):
-            object.__setattr__(self, name, np.ascontiguousarray(getattr(self, name), np.float64))
+            object.__setattr__(self, name, check_column(name, getattr(self, name), np.float64))
         nc, nm = self.n_connections, self.n_messages
         for name in _CONN_COLS + ("conn_open_time_s",):
             if getattr(self, name).shape != (nc,):

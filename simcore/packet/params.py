@@ -12,9 +12,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_order,
+    check_real,
+    check_sequence,
+    store_python_numbers,
+)
 
-from .sctp_params import SctpParams
+from .sctp_params import MAX_WINDOW_SEGMENTS, WINDOW_WHY, SctpParams
 
 __all__ = [
     "FluidBackground",
@@ -31,14 +39,17 @@ __all__ = [
     "Scenario",
     "VARIANTS",
     "TIMEOUT_SSTHRESH",
+    "SYN_BACKOFFS",
     "TRANSPORTS",
 ]
 
 VARIANTS = ("reno", "newreno", "sack")
 TIMEOUT_SSTHRESH = ("once_per_window", "flight_size")
+SYN_BACKOFFS = ("exponential", "bsd")
 TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
 POOL_RULES = ("fewest_outstanding", "round_robin")
 LOSS_WHERE = ("after_transmission", "arrival")
+
 TRANSPORTS = ("tcp", "tcp_streams", "sctp")
 
 
@@ -46,6 +57,7 @@ def _check_profile(times_s, rates_bps, what: str) -> tuple[tuple[float, ...], tu
     """Validate a piecewise-constant profile (vectorised: profiles may have thousands of pieces)."""
     arrays = {}
     for name, values in (("times_s", times_s), ("rates_bps", rates_bps)):
+        check_sequence(f"{what}.{name}", values, "non-negative real numbers")
         try:
             a = np.asarray(values, dtype=float).ravel()
         except (TypeError, ValueError):
@@ -87,6 +99,7 @@ class FluidBackground:
     granularity: str = "packets"
 
     def __post_init__(self):
+        store_python_numbers(self)
         t, r = _check_profile(self.times_s, self.rates_bps, "FluidBackground")
         object.__setattr__(self, "times_s", t)
         object.__setattr__(self, "rates_bps", r)
@@ -111,6 +124,10 @@ class LinkParams:
     took its place in the buffer and its time on the link, then vanishes, as on a noisy wire) or
     "arrival" (before the queue, as Dummynet and netem apply loss: a lost packet uses no buffer and no
     link time). ``header_bytes`` is the link-layer header added to every IP packet on this link.
+    ``spared_retransmissions``: transports ('tcp', 'sctp') whose retransmitted packets this link never
+    loses at random (a retransmission takes no draw from the loss stream, as if it went another way:
+    the testbed flaw that Natarajan, Amer, Bickhart and Ladha corrected, retransmissions sent over an
+    error-free control network); drop_sequence and queue drops still apply.
     """
 
     rate_bps: float = 10e6
@@ -122,8 +139,10 @@ class LinkParams:
     background: FluidBackground | None = None
     drop_sequence: tuple[int, ...] = ()
     loss_where: str = "after_transmission"
+    spared_retransmissions: tuple[str, ...] = ()
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("rate_bps", self.rate_bps, 0.0, lo_open=True)
         check_real("delay_s", self.delay_s, 0.0)
         check_int("queue_packets", self.queue_packets, 1, 10**7)
@@ -134,10 +153,17 @@ class LinkParams:
         check_int("header_bytes", self.header_bytes, 0, 10**4)
         if self.background is not None and not isinstance(self.background, FluidBackground):
             raise ValueError(f"background={self.background!r} is not allowed: must be a FluidBackground or None")
-        drops = tuple(check_int(f"drop_sequence[{i}]", d, 0) for i, d in enumerate(self.drop_sequence))
+        drops = check_sequence("drop_sequence", self.drop_sequence, "packet numbers")
+        drops = tuple(check_int(f"drop_sequence[{i}]", d, 0) for i, d in enumerate(drops))
         if any(b <= a for a, b in zip(drops[:-1], drops[1:], strict=True)):
             raise ValueError(f"drop_sequence={drops!r} is not allowed: must be strictly increasing")
         object.__setattr__(self, "drop_sequence", drops)
+        if isinstance(self.spared_retransmissions, str) or not isinstance(self.spared_retransmissions, (tuple, list)):
+            raise ValueError(f"spared_retransmissions={self.spared_retransmissions!r} is not allowed: must be a "
+                             "tuple of transports, e.g. ('sctp',)")
+        spared = [check_choice(f"spared_retransmissions[{i}]", v, ("tcp", "sctp"))
+                  for i, v in enumerate(self.spared_retransmissions)]
+        object.__setattr__(self, "spared_retransmissions", tuple(sorted(set(spared))))
 
 
 @dataclass(frozen=True)
@@ -149,6 +175,7 @@ class Link:
     params: LinkParams = field(default_factory=LinkParams)
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("src", self.src, 0)
         check_int("dst", self.dst, 0)
         if self.src == self.dst:
@@ -165,8 +192,9 @@ class Network:
     links: tuple[Link, ...]
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("n_nodes", self.n_nodes, 2)
-        links = tuple(self.links)
+        links = check_sequence("links", self.links, "Link")
         object.__setattr__(self, "links", links)
         for i, lk in enumerate(links):
             if not isinstance(lk, Link):
@@ -291,6 +319,19 @@ class TcpParams:
         returns on the SYN-ACK and the kernel sends a bare ACK at once; the application's first write leaves
         as its own segment (4.4BSD's TF_ACKNOW in SYN_SENT, Linux's tcp_rcv_synsent_state_process). An
         HTTP/1.0 fetch then costs one packet more. The era presets ('bsd44lite', 'freebsd46', 'linux') set False.
+    syn_backoff: how the SYN's retransmission timer grows: 'exponential' (doubling, RFC 6298 sec. 5.5) or
+        'bsd' (BSD's tcp_syn_backoff: the initial RTO times 1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 64 for the 1st,
+        2nd ... retransmission, within [min_rto, max_rto]).
+    connect_timeout_s: the opener gives the connection up if it is not established this long after its
+        first SYN (BSD's connection-establishment timer, TCPTV_KEEP_INIT = 75 s); None: never.
+    max_retransmits: the connection is given up when its retransmission timer expires this many times
+        more in a row without new data acknowledged (BSD's TCP_MAXRXTSHIFT = 12: the 13th expiry drops
+        it; RFC 1122's R2); None: never.
+    synack_retries: the passive side retransmits its SYN-ACK on its own timer at most this many times
+        (BSD's SYN cache, SYNCACHE_MAXREXMTS = 3), then forgets the half-open connection: a SYN arriving
+        later is still answered, but if the opener already took the connection as made (its ACK of the
+        SYN-ACK was lost), the connection is given up (a RST, or a wait forever, in BSD). None: no limit.
+    A connection given up sends nothing more and ``PacketResult.aborted_s`` gives the time.
 
     ``TcpParams.preset(name)`` gives documented era presets ('bsd44lite', 'freebsd46', 'rfc5681',
     'linux'; see ``simcore.packet.presets``).
@@ -314,8 +355,13 @@ class TcpParams:
     delayed_ack_on_ticks: bool = False
     timeout_ssthresh: str = "once_per_window"
     request_on_handshake_ack: bool = True
+    syn_backoff: str = "exponential"
+    connect_timeout_s: float | None = None
+    max_retransmits: int | None = None
+    synack_retries: int | None = None
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_choice("variant", self.variant, VARIANTS)
         check_bool("timestamps", self.timestamps)
         check_int("mss_bytes", self.mss_bytes, 13 if self.timestamps else 1, 10**6)
@@ -323,9 +369,12 @@ class TcpParams:
         if self.rwnd_bytes < self.mss_bytes:
             raise ValueError(f"rwnd_bytes={self.rwnd_bytes!r} is out of range: must be at least one segment "
                              f"(mss_bytes={self.mss_bytes})")
+        check_int("rwnd_bytes", self.rwnd_bytes, 1, min(2**30, MAX_WINDOW_SEGMENTS * self.segment_bytes),
+                  why=f"{WINDOW_WHY}, here of {self.segment_bytes} bytes")
         check_int("initial_window_segments", self.initial_window_segments, 1, 1000)
         check_real("min_rto_s", self.min_rto_s, 0.0, lo_open=True)
-        check_real("max_rto_s", self.max_rto_s, self.min_rto_s)
+        check_real("max_rto_s", self.max_rto_s, 0.0, lo_open=True)
+        check_order("min_rto_s", self.min_rto_s, "max_rto_s", self.max_rto_s)
         check_real("initial_rto_s", self.initial_rto_s, 0.0, lo_open=True)
         check_bool("delayed_ack", self.delayed_ack)
         check_real("delayed_ack_timeout_s", self.delayed_ack_timeout_s, 0.0, lo_open=True)
@@ -338,6 +387,13 @@ class TcpParams:
         check_bool("delayed_ack_on_ticks", self.delayed_ack_on_ticks)
         check_choice("timeout_ssthresh", self.timeout_ssthresh, TIMEOUT_SSTHRESH)
         check_bool("request_on_handshake_ack", self.request_on_handshake_ack)
+        check_choice("syn_backoff", self.syn_backoff, SYN_BACKOFFS)
+        if self.connect_timeout_s is not None:
+            check_real("connect_timeout_s", self.connect_timeout_s, 0.0, 1e6, lo_open=True)
+        if self.max_retransmits is not None:
+            check_int("max_retransmits", self.max_retransmits, 0, 1000)
+        if self.synack_retries is not None:
+            check_int("synack_retries", self.synack_retries, 0, 1000)
 
     @classmethod
     def preset(cls, name: str, **overrides) -> TcpParams:
@@ -387,6 +443,7 @@ class Connection:
     sctp: SctpParams | None = None
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("client", self.client, 0)
         check_int("server", self.server, 0)
         if self.client == self.server:
@@ -448,6 +505,7 @@ class Message:
     pool: int = -1
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("pool", self.pool, -1)
         if self.conn is None:
             if self.pool < 0:
@@ -481,7 +539,9 @@ class ConnectionPool:
     rule: str = "fewest_outstanding"
 
     def __post_init__(self):
-        conns = tuple(check_int(f"conns[{i}]", c, 0) for i, c in enumerate(self.conns))
+        store_python_numbers(self)
+        conns = check_sequence("conns", self.conns, "connection indices")
+        conns = tuple(check_int(f"conns[{i}]", c, 0) for i, c in enumerate(conns))
         if len(conns) == 0 or len(set(conns)) != len(conns):
             raise ValueError(f"conns={conns!r} is not allowed: must name at least one connection, each once")
         object.__setattr__(self, "conns", conns)
@@ -505,6 +565,7 @@ class CbrSource:
     stop_s: float = math.inf
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("src", self.src, 0)
         check_int("dst", self.dst, 0)
         t, r = _check_profile(self.times_s, self.rates_bps, "CbrSource")
@@ -545,10 +606,12 @@ class Scenario:
         return (m.conn,) if m.pool < 0 else self.pools[m.pool].conns
 
     def __post_init__(self):
+        store_python_numbers(self)
         if not isinstance(self.network, Network):
             raise ValueError(f"network={self.network!r} is not allowed: must be a Network")
-        for name in ("connections", "messages", "cbr", "pools"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+        for name, what in (("connections", "Connection"), ("messages", "Message"), ("cbr", "CbrSource"),
+                           ("pools", "ConnectionPool")):
+            object.__setattr__(self, name, check_sequence(name, getattr(self, name), what))
         check_real("duration_s", self.duration_s, 0.0, lo_open=True)
         check_int("tcpip_header_bytes", self.tcpip_header_bytes, 0, 10**4)
         n = self.network.n_nodes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from simcore._validate import check_int, check_real
+from simcore._validate import check_bool, check_int, check_real, check_sequence
 
 from .params import CbrSource, Connection, Message, Network, Scenario, TcpParams
 
@@ -25,8 +25,10 @@ def bulk_scenario(
     Connection i opens at ``start_times_s[i]`` (default 0) and its source writes an endless message.
     """
     tcp = TcpParams() if tcp is None else tcp
-    pairs = tuple(pairs)
-    starts = tuple(start_times_s) if start_times_s is not None else (0.0,) * len(pairs)
+    pairs = check_sequence("pairs", pairs, "(client, server) node pairs")
+    starts = (check_sequence("start_times_s", start_times_s, "times in seconds") if start_times_s is not None
+              else (0.0,) * len(pairs))
+    cbr = check_sequence("cbr", cbr, "CbrSource")
     if len(starts) != len(pairs):
         raise ValueError(f"start_times_s has {len(starts)} entries: must have one per pair ({len(pairs)})")
     conns = tuple(Connection(a, b, tcp, open_time_s=check_real("start_times_s", s, 0.0))
@@ -56,7 +58,10 @@ def request_response_scenario(
     """
     tcp = TcpParams() if tcp is None else tcp
     check_int("request_bytes", request_bytes, 1)
-    sizes = tuple(check_int("response_bytes", r, 1) for r in response_bytes)
+    check_bool("persistent", persistent)
+    check_bool("pipelined", pipelined)
+    sizes = tuple(check_int(f"response_bytes[{i}]", r, 1)
+                  for i, r in enumerate(check_sequence("response_bytes", response_bytes, "sizes in bytes")))
     if len(sizes) == 0:
         raise ValueError("response_bytes must name at least one object")
     msgs: list[Message] = []

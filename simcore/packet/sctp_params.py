@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simcore._validate import check_bool, check_choice, check_int, check_real
+from simcore._validate import check_bool, check_choice, check_int, check_order, check_real, store_python_numbers
 
 from .sctp.wire import COMMON_HEADER_BYTES, IPV4_HEADER_BYTES, max_data_payload_bytes
 
@@ -16,6 +16,13 @@ __all__ = ["SctpParams", "MAX_BURST_RULES", "MIN_MTU_BYTES"]
 
 MAX_BURST_RULES = ("cwnd", "packets")
 MIN_MTU_BYTES = 68  # the smallest MTU an IPv4 path may have (RFC 791)
+# A sending half's scoreboard ring holds two windows of segments (32-byte records) and its receiver's
+# out-of-order list half as many (24-byte records): about 88 bytes per segment of window, per direction.
+# A window of at most 2**21 segments keeps one direction's rows under 176 MiB (TCP's rwnd_bytes=2**30 with a
+# 1-byte MSS asked for 94 GB); with real MSSs the 2**30-byte limit binds first.
+MAX_WINDOW_SEGMENTS = 2**21
+WINDOW_WHY = (f"a window of at most {MAX_WINDOW_SEGMENTS:,} full segments: the scoreboard keeps two windows "
+              "of segments, about 88 bytes per segment of window per direction")
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,10 @@ class SctpParams:
     max_init_retransmits: Max.Init.Retransmits (8): INIT or COOKIE-ECHO sent this often again, then the
         association attempt is given up at the next expiry (RFC 4960 sec. 5.1 A / C): the client sends
         nothing more and ``PacketResult.aborted_s`` gives the time.
+    max_retransmits: Association.Max.Retrans (RFC 4960 sec. 8.1 and 15: 10): when T3-rtx expires this many
+        times more in a row without an outstanding TSN acknowledged, the peer is taken as unreachable and
+        the association is given up (``PacketResult.aborted_s``); None: never (the default). Heartbeats,
+        which would also count, are not simulated.
     max_burst: Max.Burst (4; 0 = no limit), applied before new data is sent (RFC 4960 sec. 6.1 D) by
         ``max_burst_rule``: 'cwnd' lowers cwnd to flightsize + max_burst * MTU when it is larger (the
         implementers' guide's rule that the FTP study blames), 'packets' sends at most max_burst
@@ -70,6 +81,7 @@ class SctpParams:
     rto_min_s: float = 1.0
     rto_max_s: float = 60.0
     max_init_retransmits: int = 8
+    max_retransmits: int | None = None
     max_burst: int = 4
     max_burst_rule: str = "cwnd"
     delayed_sack: bool = True
@@ -87,17 +99,26 @@ class SctpParams:
     unordered: bool = False
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_int("mtu_bytes", self.mtu_bytes, MIN_MTU_BYTES, 65535)
         check_int("rwnd_bytes", self.rwnd_bytes, 1, 2**31 - 1)
         if self.rwnd_bytes < self.max_payload_bytes:
             raise ValueError(f"rwnd_bytes={self.rwnd_bytes!r} is out of range: must be at least one full DATA "
                              f"chunk ({self.max_payload_bytes} bytes at mtu_bytes={self.mtu_bytes})")
+        most = min(2**31 - 1, MAX_WINDOW_SEGMENTS * self.max_payload_bytes)
+        check_int("rwnd_bytes", self.rwnd_bytes, 1, most, why=f"{WINDOW_WHY}, here DATA chunks of "
+                  f"{self.max_payload_bytes} bytes")
         if self.initial_cwnd_mtus is not None:
             check_int("initial_cwnd_mtus", self.initial_cwnd_mtus, 1, 1000)
         check_real("rto_min_s", self.rto_min_s, 0.0, 3600.0, lo_open=True)
-        check_real("rto_max_s", self.rto_max_s, self.rto_min_s, 3600.0)
-        check_real("rto_initial_s", self.rto_initial_s, self.rto_min_s, self.rto_max_s)
+        check_real("rto_max_s", self.rto_max_s, 0.0, 3600.0, lo_open=True)
+        check_real("rto_initial_s", self.rto_initial_s, 0.0, 3600.0, lo_open=True)
+        check_order("rto_min_s", self.rto_min_s, "rto_max_s", self.rto_max_s)
+        check_order("rto_min_s", self.rto_min_s, "rto_initial_s", self.rto_initial_s)
+        check_order("rto_initial_s", self.rto_initial_s, "rto_max_s", self.rto_max_s)
         check_int("max_init_retransmits", self.max_init_retransmits, 0, 100)
+        if self.max_retransmits is not None:
+            check_int("max_retransmits", self.max_retransmits, 0, 1000)
         check_int("max_burst", self.max_burst, 0, 1000)
         check_choice("max_burst_rule", self.max_burst_rule, MAX_BURST_RULES)
         check_bool("delayed_sack", self.delayed_sack)

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from simcore._validate import check_bool
+from simcore._validate import MEMORY_BUDGET_BYTES, check_bool
 from simcore.engine import heap_new
 from simcore.rng import SeedLike, make_generator
 
@@ -179,7 +179,13 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         cbr[k]["start"] = s.start_s
         cbr[k]["stop"] = s.stop_s
         span = min(s.stop_s, sc.duration_s) - s.start_s
-        n_cbr_expected += int(max(span, 0.0) * max(s.rates_bps) / 8.0 / s.packet_bytes) + len(s.times_s) + 2
+        expected = int(max(span, 0.0) * max(s.rates_bps) / 8.0 / s.packet_bytes) + len(s.times_s) + 2
+        n_cbr_expected += expected
+        if expected * _CBR_RECORD_BYTES > MEMORY_BUDGET_BYTES:  # the run records every CBR packet it sends
+            raise ValueError(f"cbr[{k}] sends up to {expected:,} packets of {s.packet_bytes} bytes at "
+                             f"{max(s.rates_bps):g} bit/s in duration_s={sc.duration_s:g}: their record needs "
+                             f"{expected * _CBR_RECORD_BYTES / 2**30:.1f} GiB ({_CBR_RECORD_BYTES} bytes a packet, at "
+                             "most 1 GiB): lower rates_bps, raise packet_bytes or shorten the run")
 
     # Events in the heap at once: packets on the wires (at most the pool), a retransmission timer or
     # two per half, delayed-ACK timers (stale ones wait for their time: more with delayed ACKs), the
@@ -247,6 +253,7 @@ def _half_template() -> np.ndarray:
     blank["stream_end"] = 1
     blank["srtt"] = -1.0
     blank["rto_deadline"] = np.inf
+    blank["giveup_t"] = np.inf
     blank["last_send"] = -np.inf
     for f in ("est_t", "fin_acked_t", "fin_rcvd_t", "abort_t"):
         blank[f] = np.nan
@@ -391,6 +398,8 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
         link["prop_s"][i] = p.delay_s
         link["loss"][i] = p.loss_prob
         link["loss_arrival"][i] = int(p.loss_where == "arrival")
+        link["spare_retx"][i] = sum(1 << (L.PROTO_SCTP if t == "sctp" else L.PROTO_TCP)
+                                    for t in p.spared_retransmissions)
         link["drop_ptr"][i] = len(drops)
         drops += list(p.drop_sequence)
         link["drop_p1"][i] = len(drops)
@@ -436,6 +445,10 @@ def _tcp_fields(tcps) -> dict:
         "rto_ss": [TIMEOUT_SSTHRESH.index(tp.timeout_ssthresh) for tp in tcps],
         "bare_ack": [not tp.request_on_handshake_ack for tp in tcps],
         "init_ssthresh": [1e30 if tp.initial_ssthresh_bytes is None else tp.initial_ssthresh_bytes for tp in tcps],
+        "syn_bsd": [tp.syn_backoff == "bsd" for tp in tcps],
+        "keepinit": [np.inf if tp.connect_timeout_s is None else tp.connect_timeout_s for tp in tcps],
+        "max_rxt": [-1 if tp.max_retransmits is None else tp.max_retransmits for tp in tcps],
+        "synack_max": [-1 if tp.synack_retries is None else tp.synack_retries for tp in tcps],
     }
 
 
@@ -519,6 +532,8 @@ def _sctp_row(row: np.ndarray, sp: SctpParams) -> None:
         "ss_min": sp.ssthresh_min_mtus, "idle_min": sp.idle_cwnd_min_mtus, "sack_every": sp.sack_every_packets,
         "cookie": sp.cookie_bytes, "cookie_data": sp.cookie_echo_data, "delack_ticks": 0, "variant": 0,
         "max_init": sp.max_init_retransmits,
+        "max_rxt": -1 if sp.max_retransmits is None else sp.max_retransmits,
+        "syn_bsd": 0, "keepinit": np.inf, "synack_max": -1,
     }
     for name, v in vals.items():
         row[name] = v
@@ -528,6 +543,34 @@ def _nan_before_zero(a: np.ndarray) -> np.ndarray:
     out = a.astype(float).copy()
     out[out < 0] = np.nan
     return out
+
+
+_CBR_RECORD_BYTES = 24  # a CBR packet's record (three float64)
+
+
+def _too_big(sc: Scenario | BulkScenario, exc: MemoryError) -> str:
+    """Return why a scenario's tables did not fit in memory, naming what to change. Every connection direction
+    open at once keeps a scoreboard row two windows wide (of the widest window in the scenario), so wide
+    windows on many connections are what usually asks for too much."""
+    seg_cap = _seg_cap(sc)
+    row = seg_cap * L.SEG.itemsize + (seg_cap // 2 + 2) * L.OOO.itemsize
+    nh = 2 * _sizes(sc)[0]
+    return (f"this scenario does not fit in memory ({exc}): each of its {nh:,} connection directions keeps, "
+            f"while open, a scoreboard of {row / 2**20:,.1f} MB (two windows of {(seg_cap - 8) // 2:,} segments: "
+            f"the widest rwnd_bytes over its segment size), {nh * row / 2**30:,.1f} GB if all are open at once: "
+            "lower rwnd_bytes, or open fewer connections at once")
+
+
+def _check_trace_memory(S: L.State, st) -> None:
+    """Refuse a traced run whose traces (their exact sizes, counted by the run that overflowed) would take
+    more than 1 GiB, naming what to change."""
+    rows = {"packet": (int(st["n_pkttr"]), S.tr_pkt), "TCP": (int(st["n_tcptr"]), S.tr_tcp),
+            "queue": (int(st["n_qtr"]), S.tr_queue)}
+    need = sum((n + 1) * a.shape[1] * a.itemsize for n, a in rows.values())
+    if need > MEMORY_BUDGET_BYTES:
+        counts = ", ".join(f"{n:,} {what} records" for what, (n, _) in rows.items())
+        raise ValueError(f"trace=True: this run's traces ({counts}) need {need / 2**30:.1f} GiB (at most 1 GiB): "
+                         "run it with trace=False, or a shorter duration_s")
 
 
 def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> PacketResult:
@@ -545,8 +588,11 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     seed_vals = rng.integers(0, 2**64, size=max(nl, 1), dtype=np.uint64, endpoint=False)
     caps: dict = {}
     while True:
-        S, pool, heap_cap = _build(scenario, seed_vals, trace, caps)
-        S = run_to_end(S)
+        try:
+            S, pool, heap_cap = _build(scenario, seed_vals, trace, caps)
+            S = run_to_end(S)
+        except MemoryError as exc:  # the tables this scenario asks for: say which, as a refusal
+            raise ValueError(_too_big(scenario, exc)) from exc
         st = S.st[0]
         flags = int(st["flags"])
         if flags == 0:
@@ -559,6 +605,8 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
             caps["rings_full"] = True
         if flags & L.OVF_ROWS:
             caps["rows_full"] = True
+        if flags & (L.OVF_PKTTR | L.OVF_TCPTR | L.OVF_QTR):
+            _check_trace_memory(S, st)
         if flags & L.OVF_PKTTR:  # the counts went on past the capacity: the rerun's size is exact
             caps["trace_pkt"] = int(st["n_pkttr"]) + 1
         if flags & L.OVF_TCPTR:
@@ -656,7 +704,7 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         established_s=half["est_t"][0::2].copy(),
         timewait_s=timewait,
         closed_s=closed,
-        aborted_s=half["abort_t"][0::2].copy(),
+        aborted_s=np.fmin(half["abort_t"][0::2], half["abort_t"][1::2]),
         message_write_s=msg["write"].copy(),
         message_done_s=msg["done"].copy(),
         message_latency_s=msg["done"] - msg["write"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from simcore._validate import check_bool, check_int
+from simcore._validate import check_bool, check_instance, check_int
 
 from .params import Link, LinkParams, Network
 
@@ -50,6 +50,10 @@ def dumbbell(
     the packets of one link.
     """
     check_int("n_pairs", n_pairs, 1, 10**5)
+    check_instance("bottleneck", bottleneck, LinkParams)
+    for name, value in (("access", access), ("reverse", reverse)):
+        if value is not None:
+            check_instance(name, value, LinkParams)
     check_bool("symmetric_loss", symmetric_loss)
     if access is None:
         access = LinkParams(rate_bps=1e9, delay_s=0.0, queue_packets=10000)
@@ -69,6 +73,9 @@ def chain(n_hops: int, forward: LinkParams, reverse: LinkParams | None = None) -
     """Return nodes 0..n_hops joined in a line; link 2i is i -> i+1 (``forward``), 2i+1 the way back
     (``reverse``, default ``forward``: then its loss settings apply to both directions)."""
     check_int("n_hops", n_hops, 1, 10**4)
+    check_instance("forward", forward, LinkParams)
+    if reverse is not None:
+        check_instance("reverse", reverse, LinkParams)
     links: list[Link] = []
     for i in range(n_hops):
         links += list(Network.duplex(i, i + 1, forward, reverse))

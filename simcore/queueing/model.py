@@ -7,16 +7,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simcore._validate import check_choice, check_int, check_real
+from simcore._validate import check_choice, check_int, check_real, most_within_memory, store_python_numbers
 from simcore.queueing._kernel import fifo_queue_kernel
 from simcore.rng import SeedLike, make_generator
 from simcore.stats import batch_means_ci
 
-__all__ = ["QueueParams", "QueueResult", "simulate_queue", "SERVICE_DISTRIBUTIONS", "draw_workload"]
+__all__ = ["QueueParams", "QueueResult", "simulate_queue", "SERVICE_DISTRIBUTIONS", "draw_workload",
+           "draw_service"]
 
 SERVICE_DISTRIBUTIONS = ("exponential", "deterministic", "general")
 
 ServiceSampler = Callable[[np.random.Generator, int], np.ndarray]
+
+
+# Bytes a run keeps per customer (measured: 42): arrival and service times, wait, departure, the FIFO ring
+# of waiting customers (8 each), blocked (1), and the statistics' temporaries (a mask and a copy of the
+# departures): 64 with margin.
+BYTES_PER_CUSTOMER = 64
+MAX_CUSTOMERS, _CUSTOMERS_WHY = most_within_memory(BYTES_PER_CUSTOMER, "customer")
 
 
 @dataclass(frozen=True)
@@ -31,7 +39,7 @@ class QueueParams:
         should be ``mean_service_s`` (used only for utilisation and theory curves).
     buffer_size: waiting places (not counting those in service), an int in [0, 10**9], or None for an
         infinite buffer. A customer arriving to a full system is blocked (lost).
-    n_customers: arrivals to simulate, in [1, 10**8].
+    n_customers: arrivals to simulate, in [1, 16,777,216] (64 bytes each: at most 1 GiB).
     warmup_customers: the first arrivals left out of the statistics, in [0, n_customers - 1].
     """
 
@@ -45,10 +53,14 @@ class QueueParams:
     warmup_customers: int = 0
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("arrival_rate_per_s", self.arrival_rate_per_s, 0.0, 1e9, lo_open=True)
         check_real("mean_service_s", self.mean_service_s, 0.0, 1e6, lo_open=True)
         check_int("servers", self.servers, 1, 10_000)
         check_choice("service", self.service, SERVICE_DISTRIBUTIONS)
+        if self.service_sampler is not None and not callable(self.service_sampler):
+            raise ValueError(f"service_sampler={self.service_sampler!r} is not allowed: must be None or a callable "
+                             "sampler(rng, n) -> array of n service times in seconds")
         if self.service == "general" and not callable(self.service_sampler):
             raise ValueError(
                 f"service_sampler={self.service_sampler!r} is not allowed: service='general' needs a "
@@ -56,7 +68,7 @@ class QueueParams:
             )
         if self.buffer_size is not None:
             check_int("buffer_size", self.buffer_size, 0, 10**9)
-        check_int("n_customers", self.n_customers, 1, 10**8)
+        check_int("n_customers", self.n_customers, 1, MAX_CUSTOMERS, why=_CUSTOMERS_WHY)
         check_int("warmup_customers", self.warmup_customers, 0, self.n_customers - 1)
 
     @property
@@ -132,24 +144,28 @@ class QueueResult:
         return float(np.mean(self.departure_s[k] - self.arrival_s[k]))
 
 
+def draw_service(params: QueueParams, rng: np.random.Generator, n: int) -> np.ndarray:
+    """Return ``n`` service times in seconds drawn from ``rng`` for ``params.service`` (deterministic: no draw)."""
+    if params.service == "exponential":
+        return rng.exponential(params.mean_service_s, n)
+    if params.service == "deterministic":
+        return np.full(n, float(params.mean_service_s))
+    service_s = np.asarray(params.service_sampler(rng, n), dtype=np.float64)
+    if service_s.shape != (n,) or not np.all(np.isfinite(service_s)) or np.any(service_s < 0):
+        raise ValueError(
+            f"service_sampler returned {service_s.shape} values: must return {n} finite, "
+            "non-negative service times in seconds"
+        )
+    return service_s
+
+
 def draw_workload(params: QueueParams, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
     """Return (arrival_s, service_s) arrays drawn from ``seed``: first n inter-arrival gaps, then n
     service times, in that order (so a change of service distribution leaves arrivals unchanged)."""
     rng = make_generator(seed)
     n = params.n_customers
     arrival_s = np.cumsum(rng.exponential(1.0 / params.arrival_rate_per_s, n))
-    if params.service == "exponential":
-        service_s = rng.exponential(params.mean_service_s, n)
-    elif params.service == "deterministic":
-        service_s = np.full(n, float(params.mean_service_s))
-    else:
-        service_s = np.asarray(params.service_sampler(rng, n), dtype=np.float64)
-        if service_s.shape != (n,) or not np.all(np.isfinite(service_s)) or np.any(service_s < 0):
-            raise ValueError(
-                f"service_sampler returned {service_s.shape} values: must return {n} finite, "
-                "non-negative service times in seconds"
-            )
-    return arrival_s, service_s
+    return arrival_s, draw_service(params, rng, n)
 
 
 def simulate_queue(params: QueueParams, seed: SeedLike) -> QueueResult:

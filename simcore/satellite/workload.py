@@ -22,7 +22,14 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from simcore._validate import check_int, check_real
+from simcore._validate import (
+    check_int,
+    check_order,
+    check_real,
+    check_sequence,
+    most_within_memory,
+    store_python_numbers,
+)
 from simcore.rng import SeedLike, make_generator
 
 __all__ = [
@@ -39,6 +46,8 @@ __all__ = [
 
 
 def _check_discrete(name: str, values, probs, lo: int, hi: int) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    values = check_sequence(f"{name}_values", values, "integers")
+    probs = check_sequence(f"{name}_probs", probs, "probabilities")
     vals = tuple(check_int(f"{name}_values[{i}]", v, lo, hi) for i, v in enumerate(values))
     ps = tuple(check_real(f"{name}_probs[{i}]", p, 0.0, 1.0) for i, p in enumerate(probs))
     if len(vals) == 0 or len(vals) != len(ps):
@@ -47,6 +56,12 @@ def _check_discrete(name: str, values, probs, lo: int, hi: int) -> tuple[tuple[i
     if abs(sum(ps) - 1.0) > 1e-9:
         raise ValueError(f"{name}_probs={ps!r} is not allowed: must sum to 1 (sum {sum(ps)!r})")
     return vals, ps
+
+
+# Bytes per request drawn for the day-traces (nine 8-byte columns, the per-day parts before their
+# concatenation, the sort's temporaries): 256 with margin.
+BYTES_PER_DRAWN_REQUEST = 256
+MAX_DRAWN, _DRAWN_WHY = most_within_memory(BYTES_PER_DRAWN_REQUEST, "request drawn")
 
 
 @dataclass(frozen=True)
@@ -87,19 +102,25 @@ class WorkloadParams:
     n_sample_pages: int = 20
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("interval_s", self.interval_s, 0.0, 86400.0, lo_open=True)
         check_real("requests_per_interval", self.requests_per_interval, 0.0, 1e6, lo_open=True)
         check_int("n_days", self.n_days, 1, 366)
+        check_int("n_days", self.n_days, 1, max(1, int(MAX_DRAWN // self.requests_per_interval)),
+                  why=f"{self.requests_per_interval:g} requests a day, {_DRAWN_WHY}")
         check_real("request_median_bytes", self.request_median_bytes, 1.0, 1e6)
         check_real("request_sigma", self.request_sigma, 0.0, 5.0)
         check_int("request_min_bytes", self.request_min_bytes, 1, 10**6)
-        check_int("request_max_bytes", self.request_max_bytes, self.request_min_bytes, 10**6)
+        check_int("request_max_bytes", self.request_max_bytes, 1, 10**6)
+        check_order("request_min_bytes", self.request_min_bytes, "request_max_bytes", self.request_max_bytes)
         check_real("reply_body_median_bytes", self.reply_body_median_bytes, 1.0, 1e9)
         check_real("reply_body_sigma", self.reply_body_sigma, 0.0, 5.0, lo_open=True)
         check_real("reply_tail_start_bytes", self.reply_tail_start_bytes, 2.0, 1e9)
         check_real("reply_tail_prob", self.reply_tail_prob, 0.0, 1.0, hi_open=True)
         check_real("reply_tail_alpha", self.reply_tail_alpha, 0.1, 10.0)
-        check_real("reply_max_bytes", self.reply_max_bytes, self.reply_tail_start_bytes, 1e12, lo_open=True)
+        check_real("reply_max_bytes", self.reply_max_bytes, 2.0, 1e12, lo_open=True)
+        check_order("reply_tail_start_bytes", self.reply_tail_start_bytes, "reply_max_bytes", self.reply_max_bytes,
+                    strict=True)
         if self.reply_body_median_bytes >= self.reply_tail_start_bytes:
             raise ValueError(f"reply_body_median_bytes={self.reply_body_median_bytes!r} is out of range: must be "
                              f"below reply_tail_start_bytes={self.reply_tail_start_bytes!r}")
@@ -111,11 +132,14 @@ class WorkloadParams:
         object.__setattr__(self, "window_probs", w[1])
         check_real("us_delay_median_s", self.us_delay_median_s, 0.0, 1.0, lo_open=True)
         check_real("us_delay_sigma", self.us_delay_sigma, 0.0, 5.0)
-        check_real("us_delay_max_s", self.us_delay_max_s, self.us_delay_median_s, 10.0)
+        check_real("us_delay_max_s", self.us_delay_max_s, 0.0, 10.0, lo_open=True)
+        check_order("us_delay_median_s", self.us_delay_median_s, "us_delay_max_s", self.us_delay_max_s)
         check_real("release_median_bps", self.release_median_bps, 1e3, 1e10)
         check_real("release_sigma", self.release_sigma, 0.0, 5.0)
-        check_real("release_min_bps", self.release_min_bps, 1e3, self.release_median_bps)
-        check_real("release_max_bps", self.release_max_bps, self.release_median_bps, 1e11)
+        check_real("release_min_bps", self.release_min_bps, 1e3, 1e11)
+        check_real("release_max_bps", self.release_max_bps, 1e3, 1e11)
+        check_order("release_min_bps", self.release_min_bps, "release_median_bps", self.release_median_bps)
+        check_order("release_median_bps", self.release_median_bps, "release_max_bps", self.release_max_bps)
         check_int("n_sample_pages", self.n_sample_pages, 1, 1000)
 
 

@@ -40,3 +40,22 @@ def test_the_fuzz_checks_catch_a_broken_reader(monkeypatch):
     monkeypatch.setattr(module, "unpack", lambda b: [type(f)(f.name, f.data[:-1]) for f in real_unpack(b)])
     with pytest.raises(AssertionError, match="re-pack"):
         module.check_one(blob)
+
+
+def test_the_fuzz_checks_catch_a_reader_that_accepts_a_lying_name(monkeypatch):
+    """The name oracle is not vacuous either: a reader (and writer) letting U+202E through is caught."""
+    import importlib.util
+    from types import SimpleNamespace
+
+    spec = importlib.util.spec_from_file_location("fuzz_packaging", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    seeds = module.unsafe_seeds()
+    assert len(seeds) >= 10 and b"\xe2\x80\xae" in seeds[0]  # 'evil<U+202E>txt.exe', built byte by byte
+    for blob in seeds:
+        module.check_one(blob)  # the real readers refuse them: no failure
+    assert '"\\xe2\\x80\\xae"' in module.dictionary()
+    monkeypatch.setattr(module, "unpack", lambda b: [SimpleNamespace(name="evil\u202etxt.exe", data=b"x")])
+    monkeypatch.setattr(module, "pack", lambda files: seeds[0])
+    with pytest.raises(AssertionError, match="U\\+202E"):
+        module.check_one(seeds[0])

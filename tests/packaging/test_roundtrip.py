@@ -20,7 +20,8 @@ from simcore.packaging import (
 )
 
 _COMPONENT = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="/\\"), min_size=1, max_size=8
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Zl", "Zp"), blacklist_characters="/\\"), min_size=1,
+    max_size=8
 ).filter(lambda c: c not in (".", ".."))
 _NAME = st.lists(_COMPONENT, min_size=1, max_size=3).map("/".join)
 
