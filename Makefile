@@ -12,7 +12,7 @@ STAMP   := $(VENV)/.installed
 # numba writes compiled kernels here (the default beside the sources may be read-only).
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: install lab figures book test lint unit notebooks browser-test chromium tshark bench clean
+.PHONY: install lab figures book test lint unit notebooks browser-test chromium tshark chp bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -20,6 +20,8 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e ".[lab,test,course]"
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp .jupyter-settings/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
+	mkdir -p $(VENV)/etc/jupyter
+	cp .jupyter-settings/voila.json $(VENV)/etc/jupyter/voila.json
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -62,10 +64,21 @@ chromium:
 tshark:
 	$(call apt_install,tshark,tshark,the tshark tests)
 
+# configurable-http-proxy (npm), the proxy of the local JupyterHub that tests/deploy/test_hub.py and
+# benchmarks/bench_class.py start, into .venv/node (installs Debian's npm first if needed, as for chromium).
+# Without npm the hub's smoke test is skipped, except under CI=true.
+CHP := $(VENV)/node/node_modules/.bin/configurable-http-proxy
+chp: $(CHP)
+
+$(CHP):
+	$(call apt_install,npm,npm,the course hub's smoke test)
+	@if command -v npm >/dev/null 2>&1; then \
+		npm install --prefix $(VENV)/node --no-audit --no-fund --loglevel=error configurable-http-proxy@5; fi
+
 lint: install
 	$(BIN)/ruff check .
 
-test: install chromium tshark lint
+test: install chromium tshark chp lint
 	$(BIN)/python -m pytest -n 2 --dist loadfile tests labs --nbval-lax -p no:cacheprovider \
 		--timeout=900 --nbval-cell-timeout=600
 

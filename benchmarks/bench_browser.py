@@ -196,9 +196,12 @@ def _env(checkout: Path, python: str) -> dict:
     return env
 
 
-def start_lab(checkout: Path, workdir: Path, python: str) -> tuple[subprocess.Popen, str, Path]:
+def start_lab(checkout: Path, workdir: Path, python: str,
+              env: dict | None = None) -> tuple[subprocess.Popen, str, Path]:
     """Start JupyterLab on loopback serving a copy of ``checkout/labs`` (and data/); return (process, url,
-    log path). The log holds the kernel's stderr, where exceptions in widget-message handlers land."""
+    log path). The log holds the kernel's stderr, where exceptions in widget-message handlers land. The same
+    server serves the classic Notebook interface (Notebook 7, /notebooks/...) and Voila (/voila/render/...).
+    ``env``: variables to add to the server's (and so the kernels') environment."""
     served = workdir / "served"
     shutil.copytree(checkout / "labs", served / "labs")
     if (checkout / "data").is_dir():
@@ -207,12 +210,13 @@ def start_lab(checkout: Path, workdir: Path, python: str) -> tuple[subprocess.Po
     _write_settings(settings)
     port = _free_port()
     log_path = workdir / "lab.log"
-    env = _env(checkout, python)
+    env = {**_env(checkout, python), **(env or {})}
     proc = subprocess.Popen(
         [python, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
          "--ServerApp.token=", "--ServerApp.password=", f"--ServerApp.root_dir={served}",
          f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={workdir / 'ws'}",
-         "--LabApp.expose_app_in_browser=True", "--ServerApp.disable_check_xsrf=True", "--allow-root"],
+         "--LabApp.expose_app_in_browser=True", "--JupyterNotebookApp.expose_app_in_browser=True",
+         "--ServerApp.disable_check_xsrf=True", "--allow-root"],
         stdout=log_path.open("w"), stderr=subprocess.STDOUT, cwd=served, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
@@ -279,6 +283,56 @@ def wait_move(page, since_ms: float, quiet_ms: float = QUIET_MS, timeout_s: floa
                 return {"t0": t0, "done": done, "drawn": snap["mut"] >= t0}
         time.sleep(0.05)
     raise TimeoutError("a move did not settle")
+
+
+def wait_redraw(page, since_ms: float, quiet_ms: float = QUIET_MS, timeout_s: float = MOVE_TIMEOUT_S) -> dict:
+    """Wait until a move made after ``since_ms`` (page clock) has redrawn the plots and they have been quiet
+    for ``quiet_ms``, for pages whose kernel this page cannot watch (Voila): {'t0', 'done', 'drawn'}."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        snap = page.evaluate(_SNAPSHOT_JS)
+        if snap["t0"] >= since_ms and snap["mut"] >= snap["t0"] and snap["now"] - snap["mut"] >= quiet_ms:
+            return {"t0": snap["t0"], "done": snap["mut"], "drawn": True}
+        time.sleep(0.05)
+    raise TimeoutError("a move did not redraw the plots")
+
+
+def open_app(browser, url: str, app: str, notebook: str, log: dict):
+    """Open a chapter in the classic Notebook interface (``app="notebook"``: Notebook 7, then Run All, as in
+    JupyterLab) or in Voila (``app="voila"``: the server runs every cell, the page shows the outputs); wait
+    until done. Fills ``log`` as ``open_chapter`` does (no timings for Voila's steps) and returns the page."""
+    if app == "lab":
+        return open_chapter(browser, url, notebook, log)
+    if app not in ("notebook", "voila"):
+        raise ValueError(f"app={app!r} is not allowed: must be 'lab', 'notebook' or 'voila'")
+    page = _new_page(browser, log)
+    t_open = time.monotonic()
+    if app == "notebook":
+        page.goto(f"{url}/notebooks/labs/{notebook}.ipynb", wait_until="domcontentloaded")
+        page.wait_for_selector(".jp-Notebook", timeout=120_000)
+        _wait_kernel_idle(page)
+        page.evaluate("() => { window.__bench.running = true; "
+                      "return window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+        _wait_cells_done(page, 600)
+    else:
+        page.goto(f"{url}/voila/render/labs/{notebook}.ipynb", wait_until="domcontentloaded")
+        page.wait_for_function("() => window.__bench.firstLivePlot > 0", timeout=600_000)
+        # Voila shows the page once every cell has run; its widgets then draw: wait until the plots are quiet
+        page.wait_for_function(f"() => performance.now() - window.__bench.lastPlotMut > {QUIET_MS}",
+                               timeout=120_000)
+    log["load_s"] = time.monotonic() - t_open
+    first = page.evaluate("() => window.__bench.firstLivePlot")
+    log["first_live_plot_s"] = first / 1000 if first else float("nan")
+    return page
+
+
+def _new_page(browser, log: dict):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.add_init_script(_INIT_JS)
+    log.update(console_errors=[], ws_bytes=[])
+    page.on("console", lambda m: m.type == "error" and log["console_errors"].append(m.text[:300]))
+    page.on("pageerror", lambda e: log["console_errors"].append(f"pageerror: {str(e)[:300]}"))
+    return page
 
 
 def open_chapter(browser, url: str, notebook: str, log: dict):
@@ -459,9 +513,10 @@ def _moves(control: dict, k: int, rng: random.Random) -> list:
     return ["toggle", "toggle"]
 
 
-def move_control(page, control: dict, move) -> dict | None:
+def move_control(page, control: dict, move, wait=None) -> dict | None:
     """Make one move of ``control``; return {'latency_ms', 'drawn', 'python_ms'} or None if the value
-    did not change (nothing to wait for)."""
+    did not change (nothing to wait for). ``wait``: how to tell the move is over (default ``wait_move``,
+    which watches the kernel; ``wait_redraw`` watches only the plots)."""
     cid = control["id"]
     before = page.evaluate(_READ_JS, cid)
     since = page.evaluate("() => performance.now()")
@@ -476,7 +531,7 @@ def move_control(page, control: dict, move) -> dict | None:
     if page.evaluate(_READ_JS, cid) == before:
         time.sleep(0.3)
         return None
-    res = wait_move(page, since)
+    res = (wait or wait_move)(page, since)
     return {"latency_ms": res["done"] - res["t0"], "drawn": res["drawn"]}
 
 
@@ -516,16 +571,17 @@ def kernel_messages(page) -> list[str]:
     return page.evaluate("() => window.__bench.kerr")
 
 
-def move_once(page, control: dict) -> dict | None:
+def move_once(page, control: dict, wait=None) -> dict | None:
     """Move ``control`` once to a value other than its current one (slider: 30 % or 70 % of its range;
-    dropdown: the next option; checkbox: toggled) and wait until the move is over."""
+    dropdown: the next option; checkbox: toggled) and wait until the move is over (``wait``: as for
+    ``move_control``)."""
     if control["kind"] == "slider":
-        r = move_control(page, control, 0.7)
-        return r if r is not None else move_control(page, control, 0.3)
+        r = move_control(page, control, 0.7, wait)
+        return r if r is not None else move_control(page, control, 0.3, wait)
     if control["kind"] == "dropdown":
         current = int(page.evaluate(_READ_JS, control["id"]))
-        return move_control(page, control, (current + 1) % max(1, control["options"]))
-    return move_control(page, control, "toggle")
+        return move_control(page, control, (current + 1) % max(1, control["options"]), wait)
+    return move_control(page, control, "toggle", wait)
 
 
 # Predictions (simcore.predict): each veiled panel or gated output, how it looks, and the prediction widgets.
@@ -534,7 +590,7 @@ _VEIL_JS = """() => Array.from(document.querySelectorAll(
   .map(p => {
     const res = p.querySelector('.simcore-result'), first = res && res.firstElementChild;
     const plot = p.querySelector('.js-plotly-plot'), cs = first ? getComputedStyle(first) : null;
-    const note = p.querySelector('.simcore-gated-output > .widget-html');
+    const note = p.querySelector('.simcore-gated-output > .widget-html:not(.simcore-style)');  // not the CSS carrier
     return {kind: p.classList.contains('simcore-gated-output') ? 'output' : 'panel',
             veiled: p.classList.contains('simcore-veiled')
                     || (!!note && getComputedStyle(note).display !== 'none'),

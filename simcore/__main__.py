@@ -23,7 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     nbs.add_argument("paths", nargs="+")
     nbs.add_argument("--fold", action="store_true",
                      help="only fold the cells tagged deep-dive (they open folded), without executing")
-    sub.add_parser("warm", help="compile and cache every numba kernel")
+    warm = sub.add_parser("warm", help="compile and cache every numba kernel")
+    warm.add_argument("--check", action="store_true",
+                      help="fail (exit 1) if any kernel had to be compiled instead of loaded from the cache")
     add_package_parser(sub)
     book = sub.add_parser("book", help="execute the chapters once and build them as a static book (book/_build)")
     book.add_argument("--jobs", type=_at_least_one, default=2, help="chapters executed at once (default: 2)")
@@ -83,9 +85,16 @@ def _run(args: argparse.Namespace) -> int:
             else:
                 print(f"executed and stored {execute_and_store(path)}")
     elif args.command == "warm":
-        from simcore.warm import warm_all
+        from simcore.warm import compiled_here, warm_all
 
         print(f"numba kernels ready in {warm_all():.1f} s")
+        missed = compiled_here()
+        if args.check and missed:
+            print(f"compiled instead of loaded from numba's cache ({len(missed)}): {', '.join(missed)}",
+                  file=sys.stderr)
+            return 1
+        if args.check:
+            print("every kernel was loaded from numba's cache")
     elif args.command == "package":
         return run_package(args)
     elif args.command == "book":

@@ -32,10 +32,10 @@ import warnings
 from pathlib import Path
 
 __all__ = ["check_kernel_cache", "cache_roots", "numba_cache_subdir", "install_healing", "healing_installed",
-           "kernel_cached", "HEALING_TESTED"]
+           "kernel_cached", "HEALING_TESTED", "kernel_digest", "STAMP_NAME"]
 
 _PACKAGE = Path(__file__).resolve().parent
-_STAMP_NAME = "simcore_kernels.sha256"
+STAMP_NAME = _STAMP_NAME = "simcore_kernels.sha256"
 _INTERNALS_SWITCH = "SIMCORE_NUMBA_INTERNALS"  # = simcore.packet._numba.selfcheck.ENV_SWITCH (no numba here)
 
 
@@ -63,24 +63,30 @@ def cache_roots() -> list[Path]:
     return roots
 
 
+def kernel_digest() -> str:
+    """Return the SHA-256 of every simcore source file that defines numba code (names and contents): the
+    stamp a cache folder's ``simcore_kernels.sha256`` holds once its files were written for these sources."""
+    digest = hashlib.sha256()
+    for path in _kernel_sources():
+        digest.update(str(path.relative_to(_PACKAGE)).encode())
+        digest.update(path.read_bytes())
+    if os.environ.get(_INTERNALS_SWITCH, "").strip().lower() == "off":
+        digest.update(b"numba internals off")
+    return digest.hexdigest()
+
+
 def check_kernel_cache() -> bool:
     """Delete simcore's numba cache files if any kernel source changed since they were written.
 
     Returns True if stale files were removed.
     """
     try:
-        digest = hashlib.sha256()
-        for path in _kernel_sources():
-            digest.update(str(path.relative_to(_PACKAGE)).encode())
-            digest.update(path.read_bytes())
-        if os.environ.get(_INTERNALS_SWITCH, "").strip().lower() == "off":
-            digest.update(b"numba internals off")
-        value = digest.hexdigest()
+        value = kernel_digest()
         removed = False
         for root in cache_roots():
             if root == _PACKAGE and not root.is_dir():
                 continue
-            stamp = root / "__pycache__" / _STAMP_NAME if root == _PACKAGE else root / _STAMP_NAME
+            stamp = root / "__pycache__" / STAMP_NAME if root == _PACKAGE else root / STAMP_NAME
             if stamp.is_file() and stamp.read_text().strip() == value:
                 continue
             if root.is_dir():

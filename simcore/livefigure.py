@@ -294,6 +294,7 @@ class LiveFigure(go.Figure):
         self._sent_data: list[dict] = []
         self._sent_layout: dict = {}
         self._drawn_callbacks: list[Callable[[int], None]] = []
+        self._ready_callbacks: list[Callable[[], None]] = []
         self._last_push_s = 0.0
 
     @property
@@ -307,6 +308,14 @@ class LiveFigure(go.Figure):
         self._drawn_callbacks.append(callback)
         self._view._ack_drawn = True
 
+    def on_ready(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` when a page has loaded this figure's module (its first "hello"; at once if one
+        has): ``simcore.live_fallback`` shows plain plotly copies where none does."""
+        if self._ready:
+            callback()
+        else:
+            self._ready_callbacks.append(callback)
+
     # plotly calls these after every change (in a batch: once, when it ends); a plain Figure ignores them
     def _send_addTraces_msg(self, *_args, **_kwargs):
         self.push()
@@ -317,9 +326,14 @@ class LiveFigure(go.Figure):
     def _on_msg(self, _widget, content, _buffers) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "hello":
+            first = not self._ready
             self._ready = True
             if content.get("seq") != self._seq:  # the page drew an older state (or none): resend it all
                 self._send_snapshot()
+            if first:
+                for callback in self._ready_callbacks:
+                    callback()
+                self._ready_callbacks.clear()
         elif kind == "drawn":
             for callback in list(self._drawn_callbacks):
                 callback(int(content.get("seq", -1)))

@@ -382,6 +382,7 @@ class LivePanel:
         self._t_change = 0.0
         self.veiled = False
         self._style = None
+        self._fallback = None  # plain plotly copies where the page cannot load the live figures (live_fallback)
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
             control.layout.width = "auto"
@@ -433,6 +434,8 @@ class LivePanel:
         else:
             self.widget.remove_class("simcore-veiled")
         self._show(self._timing)
+        if self._fallback is not None:  # plain copies too hold the answer back until the commit
+            self._fallback.redraw()
 
     def values(self) -> dict:
         """Return the controls' current values by name."""
@@ -496,6 +499,8 @@ class LivePanel:
         self._message = message or ""
         self.last_redraw_ms = None
         self._show(f"(Python {self.last_run_ms:.0f} ms)")
+        if self._fallback is not None:
+            self._fallback.redraw()
 
     def _on_drawn(self, key: int, seq: int) -> None:
         if key in self._pending and seq >= self._pending[key]:
@@ -524,6 +529,17 @@ class LivePanel:
         with self.held():
             for name, value in values.items():
                 self.controls[name].value = value
+
+    def _ipython_display_(self):
+        """Show the panel; below it, plain plotly copies of its figures should the page not load the live
+        figures' module (``simcore.live_fallback``)."""
+        from IPython.display import display
+
+        display(self._repr_mimebundle_(), raw=True)
+        if not static.is_static():
+            from simcore import live_fallback
+
+            self._fallback = live_fallback.attach(self)
 
     def _repr_mimebundle_(self, **kwargs):
         if static.is_static():  # a book build: no kernel behind the page, show a snapshot

@@ -11,7 +11,8 @@ import time
 
 from simcore._cache_guard import kernel_cached
 
-__all__ = ["WARMERS", "warm_all", "progress_bar", "packet_kernels_cached", "cold_notice", "PACKET_COMPILE_S"]
+__all__ = ["WARMERS", "warm_all", "progress_bar", "packet_kernels_cached", "cold_notice", "PACKET_COMPILE_S",
+           "compiled_here"]
 
 # "module:function" entries, each a no-argument function that runs its model once on a tiny input.
 WARMERS: list[str] = [
@@ -31,9 +32,11 @@ WARMERS: list[str] = [
 
 def _warm_queue() -> None:
     from simcore.queueing import QueueParams, simulate_queue
+    from simcore.queueing.replications import estimate_mean_wait
 
     simulate_queue(QueueParams(n_customers=10, buffer_size=2), 0)
     simulate_queue(QueueParams(n_customers=10), 0)
+    estimate_mean_wait(QueueParams(arrival_rate_per_s=0.5), 0)  # the waits recursion start-here's intervals use
 
 
 def _warm_fluid() -> None:
@@ -115,3 +118,19 @@ def warm_all(verbose: bool = True) -> float:
         if verbose:
             print(f"\r{progress_bar(i + 1, n)} {entry:<40} {time.perf_counter() - t0:6.1f} s", flush=True)
     return time.perf_counter() - start
+
+
+def compiled_here() -> list[str]:
+    """Return the simcore numba functions (``module.name``) that this process compiled because numba's cache
+    had no usable copy (a cache miss), not loaded. After ``warm_all()`` on a course server whose shared cache
+    was warmed at build time this must be empty: ``python -m simcore warm --check`` fails otherwise."""
+    from numba.core.dispatcher import Dispatcher
+
+    out = []
+    for name, module in sorted(sys.modules.items()):
+        if not (name == "simcore" or name.startswith("simcore.")) or module is None:
+            continue
+        for attr, obj in sorted(vars(module).items()):
+            if isinstance(obj, Dispatcher) and obj.__module__ == name and sum(obj.stats.cache_misses.values()):
+                out.append(f"{name}.{attr}")
+    return out

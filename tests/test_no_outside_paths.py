@@ -15,8 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # ../shared or ..\shared; shared/papers anywhere; an absolute /work/ path (not preceded by a word or dot).
 OUTSIDE = re.compile(r"\.\.[/\\]shared\b|\bshared[/\\]papers\b|(?<![\w.~])/work/")
-SCANNED = ["README.md", "CONTRIBUTING.md", "labs", "simcore", "assignments", "instructor", "book", "data"]
-SUFFIXES = {".py", ".md", ".ipynb", ".csv", ".yml", ".yaml", ".txt", ".toml"}
+SCANNED = ["README.md", "CONTRIBUTING.md", "labs", "simcore", "assignments", "instructor", "book", "data", "deploy"]
+SUFFIXES = {".py", ".md", ".ipynb", ".csv", ".yml", ".yaml", ".txt", ".toml", ".sh", ""}
 
 
 def _files() -> list[Path]:
@@ -26,7 +26,7 @@ def _files() -> list[Path]:
         if p.is_file():
             out.append(p)
         elif p.is_dir():
-            out += [f for f in sorted(p.rglob("*")) if f.suffix in SUFFIXES and "_build" not in f.parts]
+            out += [f for f in sorted(p.rglob("*")) if f.is_file() and f.suffix in SUFFIXES and "_build" not in f.parts]
     return out
 
 

@@ -153,6 +153,8 @@ def _cases():
     from simcore.delay.tcp_view import TcpPageParams, simulate_page_tcp
     from simcore.fluid import FluidParams, simulate_fluid
     from simcore.ftp import FtpParams, run_transfer
+    from simcore.ftp.readings import Reading, reading_params
+    from simcore.grading import Grid, Nice, student_params
     from simcore.objpack import ObjpackParams, simulate_objpack
     from simcore.packaging import PackagedFile, pack
     from simcore.queueing import QueueParams, simulate_queue
@@ -170,7 +172,7 @@ def _cases():
             PanelSetting(clients_pct=10, extra_sockets=3, retry_busy_s=20.0, seed=4),
             lambda s: run_setting(s)["runs"]["Ticket"].session_s.tobytes()),
         "simcore.chapters.start_here.RouterSetting": (
-            RouterSetting(arrival_rate_pps=500.0, servers=2, n_customers=2000, link_rate_mbps=5.0),
+            RouterSetting(arrival_rate_pps=500.0, servers=2, link_rate_mbps=5.0),
             lambda s: q(simulate_queue(s.queue_params(), s.seed))),
         "simcore.chapters.tcp_primer.PrimerSetting": (
             tcp_primer.PrimerSetting(rtt_ms=40.0, rate_mbps=2.0, buffer_packets=10, loss_pct=0.5, flows=2,
@@ -192,6 +194,13 @@ def _cases():
             ObjpackParams(n_files=6, mean_file_bytes=2000, size_distribution="exponential", compress=True),
             lambda p: simulate_objpack(p, 1).file_done_s.tobytes()),
         "simcore.packaging.format.PackagedFile": (PackagedFile("a.txt", b"abc"), lambda f: pack([f])),
+        "simcore.ftp.readings.Reading": (
+            Reading("r", "a reading", (0.0, 0.125, 0.375), "client_to_server", ("sctp",), "typed as read"),
+            lambda r: repr((r, reading_params(r)))),
+        "simcore.grading.identity.Grid": (
+            Grid(0.5, 2.5, 0.25), lambda g: repr(student_params("x/1", {"v": g}, student="a"))),
+        "simcore.grading.identity.Nice": (
+            Nice(10.0, 400.0, 2), lambda g: repr(student_params("x/1", {"v": g}, student="a"))),
         "simcore.queueing.model.QueueParams": (
             QueueParams(arrival_rate_per_s=1.5, servers=2, buffer_size=3, n_customers=500, warmup_customers=50),
             lambda p: q(simulate_queue(p, 1))),
@@ -236,6 +245,7 @@ def test_the_issues_ftp_example_runs():
     """Issue 29: FtpParams(file_size_bytes=np.int64(10240)) passed validation, then run_transfer failed with
     "object of type 'numpy.int64' has no len()"; n_files=np.uint8 was stored as np.uint8."""
     from simcore.ftp import FtpParams, run_transfer
+    from simcore.ftp.readings import Reading, reading_params
 
     p = FtpParams(n_files=np.uint8(2), file_size_bytes=np.int64(10240))
     assert type(p.n_files) is int and type(p.file_size_bytes) is int

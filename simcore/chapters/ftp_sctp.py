@@ -1,8 +1,9 @@
 """Chapter 3: FTP over TCP vs FTP over SCTP multistreaming (Ladha, Amer, Iyengar, Caro 2002).
 
 The wiring the notebook calls: the paper's setup and claims (``data/ftp_sctp_claims.csv``), the stored
-figure sweep (``data/ftp_sctp_sweep.csv``, ``simcore.ftp.figure_sweep``) read under both readings of the
-paper's loss ratios, the live panel, and the static figures (``python -m simcore figures ftp_sctp``).
+figure sweep (``data/ftp_sctp_sweep.csv``, ``simcore.ftp.figure_sweep``), the predictions
+(``ftp_sctp_predictions``), the live panel, and the static figures (``python -m simcore figures ftp_sctp``).
+The readings of the paper's loss setting and the claims' verdicts under each: ``ftp_sctp_claims``.
 
 The curves: the paper's four designs (2-4 on simcore.packet's SCTP, the RFC 2960 preset of the 2002 KAME
 stack), design 1 with SACK, the section 3 TCP alternatives A/B/C, parallel sessions, and the design 3/4
@@ -18,9 +19,11 @@ import math
 
 import plotly.graph_objects as go
 
+from simcore.chapters import ftp_sctp_predictions as P
 from simcore.chapters.capture_button import CaptureButton, attach
 from simcore.chapters.ftp_sctp_figures import (
     CURVE_COLORS,
+    DESIGN_GROUPS,
     competition_figure,
     cwnd_figure,
     draw_cwnd,
@@ -33,19 +36,15 @@ from simcore.figures import register_figures
 from simcore.ftp import FtpParams, run_traced
 from simcore.ftp.figure_sweep import (
     CURVE_LABELS,
-    FRACTION_READING,
-    PERCENT_READING,
-    SCTP_CURVES,
     STAND_INS,
     SWEEP_CSV,
     curve_params,
     load_sweep,
 )
-from simcore.ftp.sampling import runs_needed
 from simcore.plotting import LivePanel, dropdown, new_figure, slider_from_range
 
-__all__ = ["SLIDER_RANGES", "DESIGN_GROUPS", "claims_rows", "claims_text", "setup_text", "reading_rows",
-           "reading_text", "sample_size_text", "claims_verdict_text", "panel_params", "make_panel", "figures", "warm"]
+__all__ = ["SLIDER_RANGES", "DESIGN_GROUPS", "claims_rows", "claims_text", "setup_text", "sample_size_text",
+           "panel_params", "predictions", "make_panel", "figures", "warm"]
 
 CLAIMS_CSV = SWEEP_CSV.parent / "ftp_sctp_claims.csv"
 SLIDER_RANGES = {
@@ -56,17 +55,7 @@ SLIDER_RANGES = {
     "run": (0, 29, 1),
     "file_kb": (1, 1024, 1),
 }
-DESIGN_GROUPS = {
-    "the paper's designs 1-4 (2-4 on SCTP)": ("ftp_tcp", "sctp2_ftp", "sctp3_multistream", "sctp4_pipelined"),
-    "1 vs the TCP alternatives A, B, C": ("ftp_tcp", "A_single_tcp", "B_persistent_data", "C_persistent_pipelined"),
-    "1 vs SACK TCP": ("ftp_tcp", "ftp_sack"),
-    "1 vs 4 parallel sessions": ("ftp_tcp", "parallel4_tcp"),
-    "SCTP designs 3/4 vs their patterns on TCP (not SCTP)": ("sctp3_multistream", "sctp4_pipelined",
-                                                             "pattern3_tcp_streams", "pattern4_tcp_streams"),
-    "all TCP designs": ("ftp_tcp", "ftp_sack", "A_single_tcp", "B_persistent_data", "C_persistent_pipelined",
-                        "parallel4_tcp"),
-}
-FIG1_CURVES = ("ftp_tcp", "sctp3_multistream", "sctp4_pipelined", "C_persistent_pipelined")
+FIG1_CURVES = ("ftp_tcp", "sctp3_multistream", "sctp4_pipelined")  # restarts, clamped by Max.Burst, kept open
 PANEL_MAX_TIME_S = 900.0  # simulated seconds a panel session may last (a 30%-loss 1 MB mget lasts a day)
 
 
@@ -98,62 +87,14 @@ def claims_text() -> str:
     return "\n".join(out)
 
 
-def _mean(recs, curve, size, loss) -> float:
-    for r in recs:
-        if r["curve"] == curve and r["file_size_bytes"] == size and r["loss"] == loss:
-            return r["mean_s"] if r["completed"] else math.nan
-    raise ValueError(f"no stored point for curve={curve!r}, file_size_bytes={size}, loss={loss}")
-
-
-def reading_rows(records: list[dict] | None = None) -> list[dict]:
-    """Return, per reading of "0, 0.1 and 0.3" and per size, the ratios to design 1 of the paper's SCTP
-    designs 2-4 (``d2_over_1`` ...), of C (pipelining on TCP), the design-4 pattern on per-stream TCP and
-    SACK, and the runs the paper's rule needs for design 1 at its highest loss (sigma from the stored sweep)."""
-    recs = records or load_sweep()
-    out = []
-    for reading, losses in (("percent", PERCENT_READING), ("fraction", FRACTION_READING)):
-        for size in (10 * 1024, 1 << 20):
-            for lo in losses:
-                base = _mean(recs, "ftp_tcp", size, lo)
-                row = {"reading": reading, "file_size_bytes": size, "loss": lo, "design1_s": base}
-                for c, key in (("C_persistent_pipelined", "C_over_1"), ("pattern4_tcp_streams", "p4_over_1"),
-                               ("ftp_sack", "sack_over_1"), ("sctp2_ftp", "d2_over_1"),
-                               ("sctp3_multistream", "d3_over_1"), ("sctp4_pipelined", "d4_over_1")):
-                    row[key] = _mean(recs, c, size, lo) / base
-                sd = next(r["sd_s"] for r in recs if r["curve"] == "ftp_tcp" and r["file_size_bytes"] == size
-                          and r["loss"] == lo)
-                row["runs_needed"] = runs_needed(sd) if math.isfinite(sd) else math.nan
-                out.append(row)
-    return out
-
-
-def _fmt(x: float, spec: str) -> str:
-    return "n/a" if not math.isfinite(x) else format(x, spec)
-
-
-def reading_text(records: list[dict] | None = None) -> str:
-    """Return ``reading_rows`` as fixed-width text (ratios to 2 decimals)."""
-    lines = [f"{'reading':9}{'files':>7}{'loss':>6}{'design 1 (s)':>13}{'2 / 1':>7}{'3 / 1':>7}{'4 / 1':>7}"
-             f"{'C / 1':>7}{'4* / 1':>8}{'SACK / 1':>9}{'runs for 0.5 s':>15}"]
-    for r in reading_rows(records):
-        size = "10 KB" if r["file_size_bytes"] == 10240 else "1 MB"
-        lines.append(f"{r['reading']:9}{size:>7}{loss_label(r['loss']):>6}{_fmt(r['design1_s'], '.1f'):>13}"
-                     + "".join(f"{_fmt(r[k], '.2f'):>7}" for k in ("d2_over_1", "d3_over_1", "d4_over_1",
-                                                                  "C_over_1"))
-                     + f"{_fmt(r['p4_over_1'], '.2f'):>8}{_fmt(r['sack_over_1'], '.2f'):>9}"
-                     f"{_fmt(r['runs_needed'], ',.0f'):>15}")
-    lines.append("2, 3, 4: the paper's designs on SCTP (RFC 2960, KAME 2002); C: pipelining on TCP (B + pipelining); "
-                 "4*: the design-4 message pattern on TCP with per-stream delivery, NOT SCTP; n/a: design 1 at "
-                 "30% with 1 MB files does not finish within an hour")
-    return "\n".join(lines)
-
-
 def _runs_cell(r: dict) -> str:
-    return "unfin." if not r["completed"] else f"{r['n_runs']}{'' if r['reached'] else '*'}"
+    return "unfin." if not r["completed"] else f"{r['n_runs']}{'' if r['reached'] else '*'}" + (
+        f" ({r['gave_up']} gave up)" if r.get("gave_up") else "")
 
 
-def sample_size_text(records: list[dict] | None = None, curves=("ftp_tcp", "C_persistent_pipelined")) -> str:
-    """Return the runs the sequential rule took per stored point (capped at 30; * = half-width target missed)."""
+def sample_size_text(records: list[dict] | None = None, curves=("ftp_tcp", "sctp4_pipelined")) -> str:
+    """Return the runs the sequential rule took per point of the figure sweep (capped at 30; * = half-width
+    target missed; sessions a transport gave up are counted apart, and replaced)."""
     recs = records or load_sweep()
     losses = sorted({r["loss"] for r in recs})
     lines = [f"{'curve':34}{'files':>7}" + "".join(f"{loss_label(lo):>8}" for lo in losses)]
@@ -162,38 +103,8 @@ def sample_size_text(records: list[dict] | None = None, curves=("ftp_tcp", "C_pe
             row = {r["loss"]: r for r in recs if r["curve"] == c and r["file_size_bytes"] == size}
             cells = "".join(f"{_runs_cell(row[lo]):>8}" for lo in losses)
             lines.append(f"{CURVE_LABELS[c][:33]:34}{'10 KB' if size == 10240 else '1 MB':>7}{cells}")
-    lines.append("* capped at 30 runs before the 90% half-width reached 0.5 s; unfin.: a session did not finish "
-                 "within an hour of simulated time")
+    lines.append("* capped at 30 runs before the 90% half-width reached 0.5 s; unfin.: a session did not finish")
     return "\n".join(lines)
-
-
-def claims_verdict_text(records: list[dict] | None = None) -> str:
-    """Return the paper's claims C1-C3 (designs 4 and 3 against design 1) checked under each reading."""
-    rows = reading_rows(records)
-
-    def ratios(reading, size, key):
-        return [r[key] for r in rows if r["reading"] == reading and r["file_size_bytes"] == size]
-
-    def trend(xs, tol=0.02):  # ratio changes within tol (2 points of design 1's time) count as flat
-        steps = [b - a for a, b in zip(xs, xs[1:], strict=False) if math.isfinite(a) and math.isfinite(b)]
-        if all(abs(d) <= tol for d in steps):
-            return "stays flat"
-        return ("grows with loss" if all(d <= tol for d in steps) and sum(steps) < -tol else
-                "shrinks with loss" if all(d >= -tol for d in steps) and sum(steps) > tol else
-                "grows, then shrinks" if steps[0] < -tol else "changes direction")
-
-    out = []
-    for reading in ("percent", "fraction"):
-        for size, name in ((10240, "10 KB"), (1 << 20, "1 MB")):
-            d4, d3 = ratios(reading, size, "d4_over_1"), ratios(reading, size, "d3_over_1")
-            hi = d4[-1] if math.isfinite(d4[-1]) else d4[-2]
-            out.append(f"{reading} reading, {name}: design 4 / design 1 = "
-                       + " -> ".join(_fmt(x, ".2f") for x in d4)
-                       + f" (C1 more than halved at the highest loss that finished: {'yes' if hi < 0.5 else 'no'}; "
-                       f"C2 the relative gain {trend(d4)}); design 3 / design 1 = "
-                       + " -> ".join(_fmt(x, ".2f") for x in d3)
-                       + f" (C3 faster at every loss: {'yes' if all(x < 1 for x in d3 if math.isfinite(x)) else 'no'})")
-    return "\n".join(out)
 
 
 def panel_params(values: dict, curve: str) -> FtpParams:
@@ -213,14 +124,24 @@ def _controls() -> dict:
         "rtt_ms": s("rtt_ms", "RTT (ms)", 70),
         "rate_mbps": s("rate_mbps", "bottleneck (Mbit/s)", 1.0, ".1f"),
         "run": s("run", "run (seed)", 0),
-        "designs": dropdown("designs shown", list(DESIGN_GROUPS), "the paper's designs 1-4 (2-4 on SCTP)"),
+        "designs": dropdown("designs", list(DESIGN_GROUPS), "paper's designs 1-4"),
         "file_kb": s("file_kb", "file size (KB; 1024 = 1 MB)", 10),
     }
 
 
-def make_panel() -> LivePanel:
+def predictions() -> dict:
+    """Return the chapter's "predict, then check" questions, new objects each call (``ftp_sctp_predictions``):
+    'round_trips' (the design 1 diagram), 'window' (figure 1), 'sample_size' (the readings' evidence),
+    'panel' (gates the live panel and figures 4 and 5), 'parallel' (parallel sessions)."""
+    return {"round_trips": P.round_trips_prediction(), "window": P.window_prediction(),
+            "sample_size": P.sample_size_prediction(), "panel": P.panel_prediction(),
+            "parallel": P.parallel_prediction()}
+
+
+def make_panel(*, gate=None) -> LivePanel:
     """Return the live panel: one ``mget`` per design shown, its time (bars) and the server's cwnd across
-    the files (figure 1); a save-as-capture button for the first design's run."""
+    the files (figure 1); a save-as-capture button for the first design's run. ``gate``: predictions that
+    hold its plots and numbers back until committed (``predictions()['panel']``)."""
     bars = new_figure(widget=True, yaxis_title="mget time (s)", height=320)
     bars.update_yaxes(rangemode="tozero")
     bars.add_bar(x=[], y=[], name="one session (this run's seed)", showlegend=False)
@@ -257,7 +178,7 @@ def make_panel() -> LivePanel:
         return "; ".join(parts) + "." + note
 
     panel = LivePanel(_controls(), update, [bars, cwnd], title="One mget, re-run: time and the server's cwnd",
-                      columns=3)
+                      columns=3, gate=gate)
     attach(panel, CaptureButton(lambda: last.get("run"), lambda: last.get("name", "ftp")))
     return panel
 
@@ -266,7 +187,11 @@ def make_panel() -> LivePanel:
 def figures() -> dict[str, go.Figure]:
     """Return the chapter's static figures: figures 4 and 5 re-run (stored sweep), figure 1 (cwnd across
     files), space-time diagrams of designs 1, B, C and A, head-of-line blocking, parallel sessions."""
-    out = {"fig4_10KB": sweep_figure(10 * 1024), "fig5_1MB": sweep_figure(1 << 20)}
+    out = {}
+    for i, group in enumerate(DESIGN_GROUPS):
+        tag = ("", "_tcp_alternatives", "_sack_parallel", "_tcp_patterns")[i]
+        out[f"fig4_10KB{tag}"] = sweep_figure(10 * 1024, group)
+        out[f"fig5_1MB{tag}"] = sweep_figure(1 << 20, group)
     cw = cwnd_figure(title="Figure 1 re-run: the server's cwnd across 10 x 100 KB files, no loss")
     draw_cwnd(cw, {c: run_traced(curve_params(c, 0.0, 100 * 1024), 0) for c in FIG1_CURVES})
     out["fig1_cwnd"] = cw
@@ -280,5 +205,5 @@ def figures() -> dict[str, go.Figure]:
 
 def warm() -> None:
     """Run each design once on a tiny session (compiles the packet kernel)."""
-    for c in DESIGN_GROUPS["all TCP designs"] + STAND_INS + SCTP_CURVES:
+    for c in dict.fromkeys(c for g in DESIGN_GROUPS.values() for c in g):
         run_traced(curve_params(c, 0.01, 2048, n_files=2), 0)

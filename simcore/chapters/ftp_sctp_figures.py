@@ -16,25 +16,42 @@ from simcore.ftp import FtpParams, run_traced, run_transfer
 from simcore.ftp.competition import compete
 from simcore.ftp.figure_sweep import (
     CURVE_LABELS,
-    CURVES,
     FRACTION_READING,
     LOSSES,
     PERCENT_READING,
-    STAND_INS,
     curve_params,
     load_sweep,
 )
 from simcore.ftp.session import SERVER
 from simcore.plotting import new_figure
 
-__all__ = ["CURVE_COLORS", "loss_label", "sweep_figure", "server_cwnd", "cwnd_at_file_starts",
-           "cwnd_figure", "draw_cwnd",
-           "space_time_figure", "reply_latencies", "first_blocked_reply", "hol_figure", "competition_figure"]
+__all__ = ["CURVE_COLORS", "CURVE_DASH", "CURVE_SYMBOL", "DESIGN_GROUPS", "loss_label", "sweep_figure", "server_cwnd",
+           "cwnd_at_file_starts", "cwnd_figure", "draw_cwnd", "space_time_figure", "reply_latencies",
+           "first_blocked_reply", "hol_figure", "competition_figure"]
 
-CURVE_COLORS = {"ftp_tcp": "#0072B2", "ftp_sack": "#56B4E9", "A_single_tcp": "#E69F00",
-                "B_persistent_data": "#CC79A7", "C_persistent_pipelined": "#D55E00", "parallel4_tcp": "#000000",
-                "pattern3_tcp_streams": "#009E73", "pattern4_tcp_streams": "#999999",
-                "sctp2_ftp": "#7F3C8D", "sctp3_multistream": "#11A579", "sctp4_pipelined": "#E73F74"}
+# Okabe-Ito colours (design 4: Tol's wine, which green and blue stay further from under deuteranopia than
+# Okabe-Ito's reddish purple). A design keeps its colour in every plot; the curves of any one group (the only curves a
+# plot shows together) are in different hue families (blue, orange, green, purple, black, vermillion), checked
+# under simulated colour blindness in tests/chapters/test_ftp_sctp_figures.py. Dashed: TCP alternatives to the
+# paper's designs; dotted: message patterns on TCP with per-stream delivery (not SCTP).
+CURVE_COLORS = {"ftp_tcp": "#0072B2", "sctp2_ftp": "#E69F00", "sctp3_multistream": "#009E73",
+                "sctp4_pipelined": "#882255", "A_single_tcp": "#009E73", "B_persistent_data": "#E69F00",
+                "C_persistent_pipelined": "#882255", "ftp_sack": "#000000", "parallel4_tcp": "#D55E00",
+                "pattern3_tcp_streams": "#D55E00", "pattern4_tcp_streams": "#000000"}
+CURVE_DASH = {"A_single_tcp": "dash", "B_persistent_data": "dash", "C_persistent_pipelined": "dash",
+              "ftp_sack": "dashdot", "parallel4_tcp": "longdash", "pattern3_tcp_streams": "dot",
+              "pattern4_tcp_streams": "dot"}
+CURVE_SYMBOL = {"ftp_tcp": "circle", "sctp2_ftp": "square", "sctp3_multistream": "diamond",
+                "sctp4_pipelined": "triangle-up", "A_single_tcp": "diamond-open", "B_persistent_data": "square-open",
+                "C_persistent_pipelined": "triangle-up-open", "ftp_sack": "x", "parallel4_tcp": "cross",
+                "pattern3_tcp_streams": "diamond-wide", "pattern4_tcp_streams": "triangle-down"}
+# the curves a plot shows together (the live panel's "designs" menu, the static figures 4 and 5)
+DESIGN_GROUPS = {
+    "paper's designs 1-4": ("ftp_tcp", "sctp2_ftp", "sctp3_multistream", "sctp4_pipelined"),
+    "1 vs TCP alternatives A-C": ("ftp_tcp", "A_single_tcp", "B_persistent_data", "C_persistent_pipelined"),
+    "1 vs SACK, 4 parallel": ("ftp_tcp", "ftp_sack", "parallel4_tcp"),
+    "3, 4 vs TCP patterns": ("sctp3_multistream", "sctp4_pipelined", "pattern3_tcp_streams", "pattern4_tcp_streams"),
+}
 ROLE_COLORS = {"control": "#E69F00", "data": "#0072B2", "single": "#009E73"}
 
 
@@ -43,31 +60,36 @@ def loss_label(loss: float) -> str:
     return "0" if loss == 0 else f"{100 * loss:g}%"
 
 
-def sweep_figure(file_size_bytes: int, curves=None, records: list[dict] | None = None) -> go.Figure:
-    """Return figure 4 (10 KB) or 5 (1 MB) re-run: mean ``mget`` time of 10 files per curve against loss,
-    with 90% intervals, from the stored sweep (``data/ftp_sctp_sweep.csv``). The percent reading's points
-    (0.1%, 0.3%) and the fraction reading's (10%, 30%) are marked; unfinished points are left out."""
+def sweep_figure(file_size_bytes: int, group: str = "paper's designs 1-4", records: list[dict] | None = None
+                 ) -> go.Figure:
+    """Return figure 4 (10 KB) or 5 (1 MB) re-run for the curves of ``group`` (a key of ``DESIGN_GROUPS``):
+    mean ``mget`` time of 10 files against loss (both directions), with 90% intervals, from the stored sweep
+    (``data/ftp_sctp_sweep.csv``). The two readings' loss points are marked; unfinished points are left out;
+    the time axis is logarithmic (labels at decades), because times span 1 s to a day."""
+    if group not in DESIGN_GROUPS:
+        raise ValueError(f"group={group!r} is not allowed: must be one of {list(DESIGN_GROUPS)!r}")
     recs = [r for r in (records or load_sweep()) if r["file_size_bytes"] == file_size_bytes]
     size = "10 KB" if file_size_bytes == 10240 else f"{file_size_bytes / 2**20:g} MB"
-    fig = new_figure(title=f"10 x {size} files: mean transfer time (90% CI); designs 2-4 on SCTP (RFC 2960)",
+    fig = new_figure(title=f"10 x {size} files, {group}: mean mget time (90% interval)",
                      xaxis_title="packet loss probability, each direction", yaxis_title="mget time (s, log)")
     x_all = [loss_label(lo) for lo in LOSSES]
-    for c in curves or list(CURVES):
+    for c in DESIGN_GROUPS[group]:
         rows = sorted((r for r in recs if r["curve"] == c and r["completed"]), key=lambda r: r["loss"])
         fig.add_scatter(x=[loss_label(r["loss"]) for r in rows], y=[r["mean_s"] for r in rows],
                         error_y=dict(type="data", array=[r["half_width_s"] for r in rows], visible=True),
                         mode="lines+markers", name=CURVE_LABELS[c],
-                        line=dict(color=CURVE_COLORS[c], dash="dot" if c in STAND_INS else "solid"),
+                        line=dict(color=CURVE_COLORS[c], dash=CURVE_DASH.get(c, "solid")),
+                        marker=dict(symbol=CURVE_SYMBOL[c], size=8),
                         customdata=[[r["n_runs"]] for r in rows],
                         hovertemplate="%{x}: %{y:.3g} s (%{customdata[0]} runs)<extra>" + CURVE_LABELS[c] + "</extra>")
-    for losses, text in ((PERCENT_READING[1:], "percent reading"), (FRACTION_READING[1:], "fraction reading")):
+    for losses, text in ((PERCENT_READING[1:], "0.1 / 0.3 read as %"), (FRACTION_READING[1:], "read as fractions")):
         for lo in losses:
             fig.add_vline(x=x_all.index(loss_label(lo)), line=dict(color="#bbbbbb", dash="dash"))
         fig.add_annotation(x=x_all.index(loss_label(losses[0])), y=1.0, yref="paper", text=text, showarrow=False,
                            xanchor="left", yanchor="bottom", font=dict(size=11, color="#777"))
     fig.update_xaxes(type="category", categoryorder="array", categoryarray=x_all)
-    fig.update_yaxes(type="log")
-    fig.update_layout(height=520, legend=dict(orientation="v", x=1.02, y=1, yanchor="top"), margin=dict(r=10))
+    fig.update_yaxes(type="log", dtick=1, tickformat="~g")
+    fig.update_layout(height=440, legend=dict(orientation="h", yanchor="top", y=-0.18, x=0), margin=dict(b=110))
     return fig
 
 
@@ -121,7 +143,7 @@ def draw_cwnd(fig: go.Figure, runs: dict[str, tuple]) -> None:
     for i, (c, (t, res, pl)) in enumerate(runs.items()):
         x, y = server_cwnd(res, pl, t.start_s)
         fig.data[i].update(x=x, y=y, name=CURVE_LABELS[c], visible=True, mode="lines", line_shape="hv",
-                           line=dict(color=CURVE_COLORS[c], dash="dot" if c in STAND_INS else "solid"))
+                           line=dict(color=CURVE_COLORS[c], dash=CURVE_DASH.get(c, "solid")))
     for tr in fig.data[keep:]:
         tr.update(x=[], y=[], visible=False)
 
@@ -172,7 +194,29 @@ def space_time_figure(curve: str, params: FtpParams | None = None, seed: int = 0
                             line=dict(color=ROLE_COLORS[role], width=1), hoverinfo="y")
         if dx:
             fig.add_scatter(x=dx, y=dy, mode="markers", name=f"{role} packet lost", marker_symbol="x",
-                            marker=dict(color="#D55E00", size=9))
+                            marker=dict(color="#000000", size=9))  # black: vermillion is control's orange family
+    hx, hy, ht = [], [], []  # handshake packets, labelled where they leave (questions ask to count them)
+    sctp = p.transport == "sctp"
+    for i in sent:
+        f = int(pt.flags[i])
+        if (not f & 1 and not f & 32) or f & 4:  # SYN / INIT or a cookie; not a FIN / SHUTDOWN
+            continue
+        c = int(pt.conn[i])
+        if c >= len(pl.conns):
+            continue
+        opener = pt.direction[i] == 0
+        if sctp:
+            name = ("INIT" if opener else "INIT-ACK") if f & 1 else ("COOKIE-ECHO" if opener else "COOKIE-ACK")
+        else:
+            name = "SYN" if opener else "SYN-ACK"
+        sender = pl.conns[c].client if opener else pl.conns[c].server
+        hx.append(0.04 if sender != SERVER else 0.96)
+        hy.append(pt.time_s[i] - t0 - 0.02)
+        ht.append(name + (" (again)" if f & 16 else ""))
+    if hx:
+        fig.add_scatter(x=hx, y=hy, mode="text", text=ht, name="handshake packets, where they leave",
+                        textposition=["bottom right" if x < 0.5 else "bottom left" for x in hx],
+                        textfont=dict(size=9, color="#444"), hoverinfo="y+text")
     lx, ly, lt = [], [], []
     for k, m in enumerate(pl.msgs):
         if pl.kind[k] == "data" or pl.file[k] < 0 or not np.isfinite(res.message_write_s[k]):
@@ -231,11 +275,11 @@ def hol_figure(loss: float = 0.03, seeds=range(10)) -> go.Figure:
     (separate control connection) and the design-3 pattern on TCP with per-stream delivery."""
     fig = new_figure(title=f"Control replies, server write -> client read, loss {loss_label(loss)} ({len(seeds)} "
                            "sessions of 10 x 10 KB)", yaxis_title="reply delay (s, log)", height=420)
-    for c in ("A_single_tcp", "B_persistent_data", "pattern3_tcp_streams"):
+    colors = {**CURVE_COLORS, "pattern3_tcp_streams": "#000000"}  # vermillion would be B's orange family
+    for c, color in ((c, colors[c]) for c in ("A_single_tcp", "B_persistent_data", "pattern3_tcp_streams")):
         lat = reply_latencies(c, loss, seeds)
         fig.add_box(y=lat, name=CURVE_LABELS[c].replace(", not SCTP", "<br>(not SCTP)"), boxpoints="all",
-                    jitter=0.5, pointpos=0, marker=dict(color=CURVE_COLORS[c], size=4),
-                    line=dict(color=CURVE_COLORS[c]))
+                    jitter=0.5, pointpos=0, marker=dict(color=color, size=4), line=dict(color=color))
     fig.update_yaxes(type="log")
     fig.update_layout(showlegend=False)
     return fig

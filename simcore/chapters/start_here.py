@@ -4,13 +4,20 @@ A router's output port sends packets of L bits on ``servers`` links of R bit/s e
 Poisson stream of ``a`` packets/s. The traffic intensity is La/(cR). simcore simulates the FIFO queue and
 plots its mean queueing delay against the closed form (M/M/1 or M/M/c via Erlang C for exponential
 service; M/D/1 by Pollaczek-Khinchine, M/D/c by the Allen-Cunneen approximation for deterministic
-service) and against ciw run on the same setting.
+service) and against ciw, an independent simulator (stored runs, ``data/start_here_ciw.csv``).
+
+Every simulated mean comes with a 95 % confidence interval that covers: independent replications, each
+started empty with its warm-up dropped and run for many times the queue's memory
+(``simcore.queueing.replications``; ``benchmarks/bench_coverage.py`` measures the coverage).
 """
 
 from __future__ import annotations
 
+import csv
 import functools
+import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -19,29 +26,36 @@ from simcore import theory
 from simcore._validate import check_choice, check_int, check_real, store_python_numbers
 from simcore.figures import register_figures
 from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
-from simcore.predict import NumberPrediction
+from simcore.predict import ChoicePrediction, NumberPrediction, gated_output
 from simcore.queueing import QueueParams, simulate_queue
-from simcore.queueing.ciw_oracle import ciw_replay, ciw_sample
+from simcore.queueing.ciw_oracle import ciw_replay
+from simcore.queueing.replications import MAX_TOTAL_CUSTOMERS, WaitEstimate, estimate_mean_wait, plan_runs
 from simcore.rng import check_seed
 
-__all__ = ["RouterSetting", "delay_curve", "operating_point", "make_panel", "predictions", "key_numbers",
-           "cross_checks", "figures"]
+__all__ = ["RouterSetting", "delay_curve", "operating_point", "ciw_reference", "make_panel", "predictions",
+           "pooling_prediction", "key_numbers", "key_numbers_table", "gated_key_numbers", "cross_checks", "figures",
+           "PACKETS_SHOWN"]
 
 PACKET_SIZE_BYTES = 1500
 LINK_RATE_BPS = 10e6
 MEAN_SERVICE_S = PACKET_SIZE_BYTES * 8 / LINK_RATE_BPS  # L/R = 1.2 ms
 RHO_GRID = np.round(np.arange(0.05, 0.951, 0.05), 2)
 SERVICES = ("exponential", "deterministic")
+CIW_CSV = Path(__file__).resolve().parents[2] / "data" / "start_here_ciw.csv"
 # Trace names are set on every redraw too: plotly's FigureWidget may not sync names set before display.
-SIM_NAME = "simcore (95% CI)"
-POINT_NAME = "simcore at your arrival rate"
-CIW_NAME = "ciw at your arrival rate"
-# The live panel runs small (a slider move must redraw within ~150 ms): 5,000 packets per curve point
-# (the curve is cached per service, links, link rate and seed, so moving the arrival rate only re-runs the
-# dot) and 500 packets for ciw (pure Python, about 70 us a packet: 1,000 took half the move's budget).
-# The checked numbers (key_numbers) run 200,000 packets per seed.
-LIVE_CUSTOMERS = 5_000
-LIVE_CIW_CUSTOMERS = 500
+SIM_NAME = "simcore, 10 runs a load (95% CI)"
+POINT_NAME = "simcore at your arrival rate (95% CI)"
+CIW_NAME = "ciw, stored runs (95% CI)"
+# What a plan may cost: the dot at your arrival rate up to the whole budget (MAX_TOTAL_CUSTOMERS, 2 million
+# packets); a curve point below La/(cR) = 0.9 up to CURVE_LIGHT_PACKETS (there only rare waits make a plan long:
+# many links at light load, where the delay is nearly 0). A plan that needs more runs CAPPED_PACKETS packets
+# and is drawn without an interval. A whole curve then costs about 2.4 million packets (~0.05 s).
+CURVE_LIGHT_PACKETS = 300_000
+CAPPED_PACKETS = 20_000
+UNSTABLE_PACKETS = 5_000  # at La/(cR) >= 1 there is no mean to estimate: one run shows the queue growing
+# The packets behind an interval on one 10 Mbit/s link with exponential transmission times (the text quotes them)
+PACKETS_SHOWN = {rho: plan_runs(QueueParams(arrival_rate_per_s=rho, mean_service_s=1.0)).total_customers
+                 for rho in (0.5, 0.95)}
 
 
 @dataclass(frozen=True)
@@ -49,18 +63,16 @@ class RouterSetting:
     """One router setting as the sliders give it.
 
     arrival_rate_pps: packets per second arriving, in (0, 20000].
-    service: 'exponential' or 'deterministic' transmission times with mean L/R = 1.2 ms.
+    service: 'exponential' or 'deterministic' transmission times with mean L/R.
     servers: parallel output links c, in [1, 8].
+    seed: int >= 0 (replication r of seed s uses random streams (s, r, 0) and (s, r, 1)).
     link_rate_mbps: rate R of each output link, in [0.5, 100] Mbit/s (L/R = 1.2 ms at 10 Mbit/s).
-    seed: int >= 0.
-    n_customers: packets per simulated point, in [1000, 10**6].
     """
 
     arrival_rate_pps: float = 600.0
     service: str = "exponential"
     servers: int = 1
     seed: int = 1
-    n_customers: int = 20_000
     link_rate_mbps: float = LINK_RATE_BPS / 1e6
 
     def __post_init__(self):
@@ -69,7 +81,6 @@ class RouterSetting:
         check_choice("service", self.service, SERVICES)
         check_int("servers", self.servers, 1, 8)
         check_seed(self.seed)
-        check_int("n_customers", self.n_customers, 1000, 10**6)
         check_real("link_rate_mbps", self.link_rate_mbps, 0.5, 100.0)
 
     @property
@@ -86,45 +97,70 @@ class RouterSetting:
         """Return the QueueParams of this setting (optionally at another arrival rate, packets/s)."""
         rate = self.arrival_rate_pps if arrival_rate_pps is None else arrival_rate_pps
         return QueueParams(arrival_rate_per_s=rate, mean_service_s=self.mean_service_s, servers=self.servers,
-                           service=self.service, n_customers=self.n_customers,
-                           warmup_customers=self.n_customers // 10)
+                           service=self.service)
+
+
+def _closed_form_s(setting: RouterSetting, rate: float) -> float:
+    return theory.mean_wait_s(rate, setting.mean_service_s, setting.servers, setting.service)
 
 
 def delay_curve(setting: RouterSetting) -> dict[str, np.ndarray]:
-    """Return the La/R curve: intensity, simulated mean queueing delay and its 95% half-width, and the
-    closed form, in milliseconds, over RHO_GRID. All points use the same seed (common random numbers),
-    so the curve is smooth and differences between settings are not noise."""
-    sim_ms = np.empty(RHO_GRID.size)
-    half_ms = np.empty(RHO_GRID.size)
-    theory_ms = np.empty(RHO_GRID.size)
+    """Return the La/R curve over RHO_GRID: intensity, simulated mean queueing delay and its 95 % half-width
+    (NaN where waits are too rare for an interval in the budget), the closed form (ms), and the packets run.
+    Replication r of every point uses the same random streams (common random numbers), so the curve is
+    smooth and differences between settings are not noise."""
+    sim_ms, half_ms, theory_ms, packets = (np.empty(RHO_GRID.size) for _ in range(4))
     for i, rho in enumerate(RHO_GRID):
         rate = rho * setting.servers / setting.mean_service_s
-        res = simulate_queue(setting.queue_params(rate), setting.seed)
-        mean, half = res.wait_ci95_s()
-        sim_ms[i], half_ms[i] = 1e3 * mean, 1e3 * half
-        theory_ms[i] = 1e3 * theory.mean_wait_s(rate, setting.mean_service_s, setting.servers, setting.service)
-    return {"intensity": RHO_GRID.copy(), "sim_ms": sim_ms, "sim_half_ms": half_ms, "theory_ms": theory_ms}
+        params = setting.queue_params(rate)
+        budget = MAX_TOTAL_CUSTOMERS if rho >= 0.9 else CURVE_LIGHT_PACKETS
+        plan = plan_runs(params, max_total_customers=budget, capped_total_customers=CAPPED_PACKETS)
+        est = estimate_mean_wait(params, setting.seed, plan)
+        sim_ms[i], half_ms[i] = 1e3 * est.mean_wait_s, 1e3 * est.half_width_s
+        theory_ms[i] = 1e3 * _closed_form_s(setting, rate)
+        packets[i] = est.plan.total_customers
+    return {"intensity": RHO_GRID.copy(), "sim_ms": sim_ms, "sim_half_ms": half_ms, "theory_ms": theory_ms,
+            "packets": packets}
 
 
-def operating_point(setting: RouterSetting, *, ciw_customers: int = 3000) -> dict[str, float]:
-    """Return mean queueing delay (ms) at the setting's own arrival rate: simcore, closed form and ciw
-    (ciw with its own random numbers and ``ciw_customers`` packets, so expect sampling noise)."""
-    res = simulate_queue(setting.queue_params(), setting.seed)
-    mean, half = res.wait_ci95_s()
+def operating_point(setting: RouterSetting) -> dict:
+    """Return the mean queueing delay at the setting's own arrival rate (ms): simcore's estimate with its
+    95 % half-width (NaN without an interval), the closed form (inf at La/(cR) >= 1), the packets simulated,
+    and ``no_interval``: why there is no interval ("" if there is one)."""
     stable = setting.intensity < 1.0
-    closed = theory.mean_wait_s(setting.arrival_rate_pps, setting.mean_service_s, setting.servers, setting.service)
-    ciw_params = QueueParams(arrival_rate_per_s=setting.arrival_rate_pps, mean_service_s=setting.mean_service_s,
-                             servers=setting.servers, service=setting.service, n_customers=ciw_customers)
-    ciw_ms = 1e3 * ciw_sample(ciw_params, setting.seed).mean_wait_s(ciw_customers // 10)
-    return {
-        "intensity": setting.intensity,
-        "sim_ms": 1e3 * mean,
-        "sim_half_ms": 1e3 * half,
-        "theory_ms": 1e3 * closed if stable else float("inf"),
-        "ciw_ms": ciw_ms,
-        "little_L": res.time_average_in_system,
-        "little_XW": res.throughput_per_s * res.whole_run_mean_sojourn_s,
-    }
+    if stable:
+        params = setting.queue_params()
+        est: WaitEstimate = estimate_mean_wait(params, setting.seed,
+                                               plan_runs(params, capped_total_customers=CAPPED_PACKETS))
+        sim_ms, half_ms, packets, why = 1e3 * est.mean_wait_s, 1e3 * est.half_width_s, \
+            est.plan.total_customers, est.plan.reason
+        runs = est.plan.replications
+    else:
+        p = QueueParams(arrival_rate_per_s=setting.arrival_rate_pps, mean_service_s=setting.mean_service_s,
+                        servers=setting.servers, service=setting.service, n_customers=UNSTABLE_PACKETS)
+        sim_ms, half_ms, packets, runs = 1e3 * simulate_queue(p, setting.seed).mean_wait_s, float("nan"), \
+            UNSTABLE_PACKETS, 1
+        why = "the queue never settles, so there is no mean to estimate"
+    closed = 1e3 * _closed_form_s(setting, setting.arrival_rate_pps) if stable else float("inf")
+    return {"intensity": setting.intensity, "sim_ms": sim_ms, "sim_half_ms": half_ms, "theory_ms": closed,
+            "packets": int(packets), "runs": runs, "no_interval": why}
+
+
+@functools.lru_cache(maxsize=1)
+def _ciw_rows() -> tuple[dict, ...]:
+    with CIW_CSV.open(newline="") as f:
+        return tuple(csv.DictReader(f))
+
+
+def ciw_reference(service: str, servers: int) -> dict[str, np.ndarray]:
+    """Return ciw's stored estimates (data/start_here_ciw.csv) for ``service`` and ``servers``: intensity,
+    mean wait and 95 % half-width in transmission times L/R (multiply by L/R for seconds)."""
+    check_choice("service", service, SERVICES)
+    check_int("servers", servers, 1, 8)
+    rows = [r for r in _ciw_rows() if r["service"] == service and int(r["servers"]) == servers]
+    return {"intensity": np.array([float(r["intensity"]) for r in rows]),
+            "mean": np.array([float(r["mean_wait_service_times"]) for r in rows]),
+            "half": np.array([float(r["half_width_service_times"]) for r in rows])}
 
 
 def _theory_line(setting: RouterSetting) -> tuple[np.ndarray, np.ndarray]:
@@ -144,32 +180,42 @@ def _theory_name(setting: RouterSetting) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _cached_curve(service: str, servers: int, seed: int, n_customers: int) -> dict[str, np.ndarray]:
-    return delay_curve(RouterSetting(service=service, servers=servers, seed=seed, n_customers=n_customers))
+def _cached_curve(service: str, servers: int, seed: int) -> dict[str, np.ndarray]:
+    return delay_curve(RouterSetting(service=service, servers=servers, seed=seed))
 
 
 def _curve(setting: RouterSetting) -> dict[str, np.ndarray]:
     """Return ``delay_curve(setting)`` from the cached curve at 10 Mbit/s: at a fixed intensity every
     interarrival and transmission time is the same random draw times L/R, so every delay scales with L/R
     (to rounding, ~1e-12; a test checks it against a fresh run)."""
-    curve = _cached_curve(setting.service, setting.servers, setting.seed, setting.n_customers)
+    curve = _cached_curve(setting.service, setting.servers, setting.seed)
     k = setting.mean_service_s / MEAN_SERVICE_S
     return {**curve, "sim_ms": k * curve["sim_ms"], "sim_half_ms": k * curve["sim_half_ms"],
             "theory_ms": k * curve["theory_ms"]}
 
 
-def _draw(fig: go.Figure, setting: RouterSetting, ciw_customers: int = 3000) -> dict[str, float]:
+def _bars(half: np.ndarray) -> dict:
+    return dict(type="data", array=np.nan_to_num(half, nan=0.0), visible=True, thickness=1.5, width=4)
+
+
+def _draw(fig: go.Figure, setting: RouterSetting) -> dict:
     curve = _curve(setting)
-    point = operating_point(setting, ciw_customers=ciw_customers)
+    point = operating_point(setting)
+    ref = ciw_reference(setting.service, setting.servers)
+    lr_ms = 1e3 * setting.mean_service_s
     rho_line, theory_line = _theory_line(setting)
     fig.data[0].update(x=rho_line, y=theory_line, name=_theory_name(setting))
-    fig.data[1].update(x=curve["intensity"], y=curve["sim_ms"], name=SIM_NAME,
-                       error_y=dict(type="data", array=curve["sim_half_ms"], visible=True))
+    fig.data[1].update(x=curve["intensity"], y=curve["sim_ms"], name=SIM_NAME, error_y=_bars(curve["sim_half_ms"]))
+    # ciw's crosses sit a hair to the right of simcore's dots so both intervals stay visible
+    fig.data[2].update(x=ref["intensity"] + 0.012, y=lr_ms * ref["mean"], name=CIW_NAME,
+                       error_y=_bars(lr_ms * ref["half"]))
     shown = min(point["intensity"], 1.2)
-    fig.data[2].update(x=[shown], y=[point["sim_ms"]], name=POINT_NAME)
-    fig.data[3].update(x=[shown], y=[point["ciw_ms"]], name=CIW_NAME)
-    top = max(5 * setting.mean_service_s * 1e3, float(np.nanmax(curve["sim_ms"])) * 1.1)
-    fig.update_yaxes(range=[0, max(top, min(point["sim_ms"] * 1.1, 4 * top))])
+    fig.data[3].update(x=[shown], y=[point["sim_ms"]], name=POINT_NAME,
+                       error_y=_bars(np.array([point["sim_half_ms"]])))
+    tops = curve["sim_ms"] + np.nan_to_num(curve["sim_half_ms"])
+    top = max(5 * lr_ms, float(np.nanmax(tops)) * 1.05)
+    point_top = point["sim_ms"] + (0.0 if math.isnan(point["sim_half_ms"]) else point["sim_half_ms"])
+    fig.update_yaxes(range=[0, max(top, min(point_top * 1.05, 4 * top))])
     return point
 
 
@@ -178,22 +224,29 @@ def _empty_figure(widget: bool) -> go.Figure:
                      yaxis_title="mean queueing delay (ms)")
     fig.add_scatter(mode="lines", name="closed form", line=dict(color=color_for("closed form")))
     fig.add_scatter(mode="markers", name=SIM_NAME, marker=dict(color=color_for("simcore"), size=7))
+    fig.add_scatter(mode="markers", name=CIW_NAME, marker=dict(color=color_for("ciw"), size=9, symbol="x"))
     fig.add_scatter(mode="markers", name=POINT_NAME,
                     marker=dict(color=color_for("simcore"), size=16, symbol="diamond-open", line_width=3))
-    fig.add_scatter(mode="markers", name=CIW_NAME,
-                    marker=dict(color=color_for("ciw"), size=12, symbol="x"))
     fig.update_xaxes(range=[0, 1.25])
     return fig
 
 
-def _status(point: dict[str, float], setting: RouterSetting) -> str:
+def _ms(x: float) -> str:
+    return f"{x:.3g}" if x < 100 else f"{x:,.0f}"
+
+
+def _status(point: dict) -> str:
     if point["intensity"] >= 1.0:
         return (f"<b>La/(cR) = {point['intensity']:.2f} &ge; 1: the queue is unstable.</b> The simulated delay "
-                f"({point['sim_ms']:.1f} ms) only reflects how long we ran; run longer and it grows.")
-    return (f"La/(cR) = {point['intensity']:.2f}: simcore {point['sim_ms']:.3f} &plusmn; "
-            f"{point['sim_half_ms']:.3f} ms, closed form {point['theory_ms']:.3f} ms, ciw "
-            f"{point['ciw_ms']:.3f} ms. Little's law: L = {point['little_L']:.3f}, "
-            f"X&middot;W = {point['little_XW']:.3f}.")
+                f"({point['sim_ms']:.1f} ms over {point['packets']:,} packets) only reflects how long we ran; "
+                "run longer and it grows.")
+    head = f"La/(cR) = {point['intensity']:.2f}: simcore {_ms(point['sim_ms'])}"
+    if point["no_interval"]:
+        sim = (f"{head} ms from {point['packets']:,} packets, without an interval: {point['no_interval']}")
+    else:
+        sim = (f"{head} &plusmn; {_ms(point['sim_half_ms'])} ms (95% CI: {point['runs']} runs, "
+               f"{point['packets']:,} packets)")
+    return f"{sim}; closed form {_ms(point['theory_ms'])} ms."
 
 
 def predictions() -> list[NumberPrediction]:
@@ -218,10 +271,44 @@ def predictions() -> list[NumberPrediction]:
     return [ask(0.5), ask(0.9)]
 
 
+POOLING_CHOICES = (
+    "four slow links: a packet waits less, so it is through sooner",
+    "one fast link: a packet waits longer in the queue, and is also slower in total",
+    "four slow links queue less, but one fast link is faster in total",
+    "the same: the capacity 4 x 2.5 = 10 Mbit/s is the same",
+)
+
+
+def pooling_prediction() -> ChoicePrediction:
+    """Return Q3 as a prediction: one 10 Mbit/s link against four of 2.5 Mbit/s, 600 packets/s, exponential
+    transmission times. The answer and the numbers in its explanation are closed forms (M/M/1, Erlang C)."""
+    one = RouterSetting(arrival_rate_pps=600.0, servers=1, link_rate_mbps=10.0)
+    four = RouterSetting(arrival_rate_pps=600.0, servers=4, link_rate_mbps=2.5)
+    wq1, wq4 = (1e3 * _closed_form_s(x, 600.0) for x in (one, four))
+    t1, t4 = wq1 + 1e3 * one.mean_service_s, wq4 + 1e3 * four.mean_service_s
+    numbers = (f"Closed forms: one link waits {wq1:.2f} ms and transmits in 1.2 ms, {t1:.1f} ms in all; four "
+               f"links wait {wq4:.2f} ms (Erlang C) but transmit in 4.8 ms, {t4:.1f} ms in all.")
+    return ChoicePrediction(
+        "Same arrivals (600 packets/s), same total capacity: **one link of 10 Mbit/s** or **four links of "
+        "2.5 Mbit/s**. Which is true of a packet's time through the router?",
+        choices=list(POOLING_CHOICES), answer=POOLING_CHOICES[2],
+        feedback={
+            POOLING_CHOICES[0]: "It does wait less (it waits only when all four are busy), but each "
+                                "transmission takes four times as long, and that outweighs the saving.",
+            POOLING_CHOICES[1]: "The intensity per link is the same (0.72), and with four links a packet "
+                                "waits only when all four are busy, so the queueing delay is smaller there.",
+            POOLING_CHOICES[3]: "Same capacity, but not the same service: one packet cannot use four links at "
+                                "once, so it is sent at 2.5 Mbit/s, four times slower.",
+        },
+        explanation=(f"{numbers} Pooling into one fast server beats several slow ones: the fast link is "
+                     "never idle while packets wait, and it sends each packet four times faster. Check it "
+                     "on the panel: 1 link at 10 Mbit/s, then 4 links at 2.5 Mbit/s."))
+
+
 def make_panel(setting: RouterSetting | None = None, *, gate=None) -> LivePanel:
-    """Return the live La/R panel: sliders for arrival rate, service distribution, servers and seed.
+    """Return the live La/R panel: sliders for arrival rate, service distribution, servers, link rate and seed.
     gate: predictions (``predictions()``) that hold the plot and its numbers back until committed."""
-    s = setting or RouterSetting(n_customers=LIVE_CUSTOMERS)
+    s = setting or RouterSetting()
     controls = {
         "arrival_rate_pps": float_slider("arrival rate a (packets/s)", s.arrival_rate_pps, 50, 6000, 10),
         "service": dropdown("transmission time", SERVICES, s.service),
@@ -232,30 +319,50 @@ def make_panel(setting: RouterSetting | None = None, *, gate=None) -> LivePanel:
     fig = _empty_figure(widget=True)
 
     def update(values: dict) -> str:
-        setting_now = RouterSetting(**values, n_customers=s.n_customers)
-        return _status(_draw(fig, setting_now, LIVE_CIW_CUSTOMERS), setting_now)
+        return _status(_draw(fig, RouterSetting(**values)))
 
     panel = LivePanel(controls, update, [fig], title="Queueing delay at one router", gate=gate)
     controls["arrival_rate_pps"].layout.grid_column = "1 / -1"  # a long track: 596 values
     return panel
 
 
-def key_numbers(seeds: range = range(1, 6)) -> list[dict[str, float]]:
-    """Return, for M/M/1 and M/D/1 at intensities 0.5 and 0.9, simcore's mean queueing delay averaged
-    over ``seeds`` (200,000 packets each) and the closed form, in ms, rounded for stable printing."""
+def key_numbers(seed: int = 1) -> list[dict]:
+    """Return, for M/M/1 and M/D/1 at intensities 0.5 and 0.9 on one 10 Mbit/s link: the closed form,
+    simcore's estimate and ciw's stored one, each mean with its 95 % half-width, in ms."""
     rows = []
     for service in SERVICES:
+        ref = ciw_reference(service, 1)
         for rho in (0.5, 0.9):
-            rate = rho / MEAN_SERVICE_S
-            sims = []
-            for seed in seeds:
-                p = QueueParams(arrival_rate_per_s=rate, mean_service_s=MEAN_SERVICE_S, service=service,
-                                n_customers=200_000, warmup_customers=20_000)
-                sims.append(simulate_queue(p, seed).mean_wait_s)
-            closed = theory.mean_wait_s(rate, MEAN_SERVICE_S, 1, service)
-            rows.append({"service": service, "intensity": rho, "simcore_ms": round(1e3 * float(np.mean(sims)), 2),
-                         "closed_form_ms": round(1e3 * closed, 2)})
+            setting = RouterSetting(arrival_rate_pps=rho / MEAN_SERVICE_S, service=service, seed=seed)
+            est = estimate_mean_wait(setting.queue_params(), seed)
+            at = int(np.argmin(np.abs(ref["intensity"] - rho)))
+            rows.append({"service": service, "intensity": rho,
+                         "closed_form_ms": 1e3 * _closed_form_s(setting, setting.arrival_rate_pps),
+                         "simcore_ms": 1e3 * est.mean_wait_s, "simcore_half_ms": 1e3 * est.half_width_s,
+                         "ciw_ms": 1e3 * MEAN_SERVICE_S * ref["mean"][at],
+                         "ciw_half_ms": 1e3 * MEAN_SERVICE_S * ref["half"][at]})
     return rows
+
+
+def key_numbers_table(seed: int = 1) -> str:
+    """Return ``key_numbers(seed)`` as a printable table, each simulation's interval marked "covers" or
+    "misses" the closed form."""
+    lines = ["service        La/R  closed form  simcore (95% CI)            ciw (95% CI)"]
+    for r in key_numbers(seed):
+        cells = []
+        for who in ("simcore", "ciw"):
+            mean, half = r[f"{who}_ms"], r[f"{who}_half_ms"]
+            verdict = "covers" if abs(mean - r["closed_form_ms"]) <= half else "misses"
+            cells.append(f"{mean:6.2f} ± {half:4.2f} ms {verdict}")
+        lines.append(f"{r['service']:<13}  {r['intensity']:.1f}  {r['closed_form_ms']:8.2f} ms  "
+                     f"{cells[0]:<26}  {cells[1]}")
+    return "\n".join(lines)
+
+
+def gated_key_numbers(predictions_: list) -> object:
+    """Return the key-numbers table held back until ``predictions_`` are committed (it prints their answers);
+    nbval compares its text."""
+    return gated_output(lambda: print(key_numbers_table()), *predictions_, check=True)
 
 
 def cross_checks(seed: int = 7) -> str:
@@ -283,8 +390,7 @@ def figures() -> dict[str, go.Figure]:
     out = {}
     for service in SERVICES:
         fig = _empty_figure(widget=False)
-        setting = RouterSetting(arrival_rate_pps=600.0, service=service, n_customers=50_000)
-        _draw(fig, setting)
+        _draw(fig, RouterSetting(arrival_rate_pps=600.0, service=service))
         # the title on top, the legend under the x axis: a legend above the plot collides with the title
         fig.update_layout(title=f"Queueing delay vs traffic intensity, {service} transmission times, one link",
                           legend=dict(orientation="h", yanchor="top", y=-0.16, x=0), margin=dict(t=60, b=120))

@@ -48,7 +48,8 @@ from simcore.rng import check_seed
 from simcore.warm import cold_notice
 
 __all__ = ["PrimerSetting", "MAX_POINTS", "RWND_CHOICES", "downsample_indices", "run", "clip_window",
-           "plot_data", "predictions", "make_panel", "capture_name", "figures", "warm"]
+           "plot_data", "closed_forms", "predictions", "flows_prediction", "gated_flows_table", "make_panel",
+           "capture_name", "figures", "warm"]
 
 MSS_BYTES = 1460
 SCTP_CHUNK_BYTES = 1452  # user data of a full DATA chunk in a 1500-byte packet (RFC 4960 sec. 3)
@@ -190,7 +191,7 @@ def plot_data(res: PacketResult, setting: PrimerSetting, max_points: int = MAX_P
     return out
 
 
-def predictions(setting: PrimerSetting) -> dict[str, float]:
+def closed_forms(setting: PrimerSetting) -> dict[str, float]:
     """Return the closed forms for ``setting`` in bits/s (summed over flows): the bottleneck's payload
     rate, the window limit flows * rwnd / RTT and Mathis flows * (MSS/RTT) sqrt(3/(2p)) (nan if p = 0),
     all with the propagation RTT; and the BDP in packets."""
@@ -205,7 +206,7 @@ def predictions(setting: PrimerSetting) -> dict[str, float]:
 
 
 def _status(res: PacketResult, setting: PrimerSetting) -> str:
-    pred = predictions(setting)
+    pred = closed_forms(setting)
     good = res.goodput_total_bps()
     parts = [f"goodput <b>{good / 1e6:.2f} Mbit/s</b> = {100 * good / pred['link_bps']:.0f}% of what the "
              f"bottleneck can carry ({pred['link_bps'] / 1e6:.2f} Mbit/s of payload)"]
@@ -226,9 +227,7 @@ def _empty_figures(widget: bool) -> tuple[go.Figure, go.Figure, go.Figure]:
     for c in range(MAX_FLOWS):
         cw.add_scatter(mode="lines", line=dict(color=FLOW_COLORS[c], shape="hv", width=1.5))
     cw.add_scatter(mode="lines", line=dict(color=color_for("bound"), shape="hv", dash="dash"))
-    cw.add_scatter(mode="markers", marker=dict(color=color_for("drop"), symbol="x", size=10))
-    cw.add_scatter(mode="lines", line=dict(color=color_for("closed form"), dash="dot", width=1))
-    cw.add_scatter(mode="lines", line=dict(color=color_for("closed form"), dash="dashdot", width=1))
+    cw.add_scatter(mode="markers", marker=dict(color=color_for("closed form"), symbol="x", size=10))
     ts = new_figure(widget=widget, title="Time-sequence plot, flow 1", xaxis_title="time (s)",
                     yaxis_title="sequence number (segments)", height=340)
     # sent segments are up to MAX_POINTS points: drawn as dashes in one SVG path (a layout shape, see
@@ -265,13 +264,7 @@ def _draw(figs: tuple[go.Figure, go.Figure, go.Figure], setting: PrimerSetting,
     cw.data[MAX_FLOWS].update(x=d["ssthresh"][0], y=d["ssthresh"][1], name="ssthresh flow 1",
                               line=dict(color=color_for("bound"), shape="hv", dash="dash"))
     cw.data[MAX_FLOWS + 1].update(x=d["timeouts"][0], y=d["timeouts"][1], name="timeout",
-                                  marker=dict(color=color_for("drop"), symbol="x", size=10))
-    bdp = setting.bdp_packets / setting.flows
-    full = (setting.bdp_packets + setting.buffer_packets) / setting.flows
-    cw.data[MAX_FLOWS + 2].update(x=[0, T], y=[bdp, bdp], name="BDP per flow",
-                                  line=dict(color=color_for("closed form"), dash="dot", width=1))
-    cw.data[MAX_FLOWS + 3].update(x=[0, T], y=[full, full], name="(BDP + buffer) per flow",
-                                  line=dict(color=color_for("closed form"), dash="dashdot", width=1))
+                                  marker=dict(color=color_for("closed form"), symbol="x", size=10))
     for i, (key, name) in enumerate((("sent", "sent"), ("retx", "retransmitted"),
                                      ("dropped", "dropped (buffer full)"), ("lost", "lost at random"),
                                      ("acked", "ACK received"))):
@@ -282,9 +275,19 @@ def _draw(figs: tuple[go.Figure, go.Figure, go.Figure], setting: PrimerSetting,
                       line=dict(color=color_for("drop"), dash="dash", width=1))
     shade = [dict(type="rect", xref="x", yref="paper", x0=lo, x1=hi, y0=0, y1=1, line_width=0,
                   fillcolor=color_for("bound"), opacity=0.12, layer="below")]
+    # the laws' windows as labelled reference lines (not curves: they carry no data)
+    per_flow = " per flow" if setting.flows > 1 else ""
+    levels = ((setting.bdp_packets / setting.flows, "dot", f"BDP{per_flow}"),
+              ((setting.bdp_packets + setting.buffer_packets) / setting.flows, "dashdot", f"BDP + buffer{per_flow}"))
+    cw.layout.shapes = shade + [dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=y, y1=y, layer="below",
+                                     line=dict(color=color_for("closed form"), dash=dash, width=1))
+                                for y, dash, _ in levels]
+    cw.layout.annotations = [dict(xref="paper", yref="y", x=1, y=y, text=f"{label} {y:.0f}", showarrow=False,
+                                  xanchor="right", yanchor="bottom", font=dict(size=11))
+                             for y, _, label in levels]
     for f in (cw, qf):
         f.update_xaxes(range=[0, T])
-        f.layout.shapes = shade
+    qf.layout.shapes = shade
     ts.update_xaxes(range=[lo, hi])
     sent_x, sent_y = d["sent"]  # a dash 6 px wide on a plot about 1000 px wide, as the old marker
     ts.layout.shapes = [dict(type="path", xref="x", yref="y", layer="above",
@@ -295,10 +298,35 @@ def _draw(figs: tuple[go.Figure, go.Figure, go.Figure], setting: PrimerSetting,
     return res
 
 
-def make_panel(setting: PrimerSetting | None = None) -> LivePanel:
+def predictions() -> list:
+    """Return the questions that hold the live panel back (``tcp_primer_predictions.predictions``)."""
+    from .tcp_primer_predictions import predictions as ask
+
+    return ask()
+
+
+def flows_prediction():
+    """Return Q3, one flow or four through a 5-packet buffer (``tcp_primer_predictions.flows_prediction``)."""
+    from .tcp_primer_predictions import flows_prediction as ask
+
+    return ask()
+
+
+def gated_flows_table(prediction):
+    """Return the utilization table of one flow and four (``tcp_primer_predictions.flows_table``), held back
+    until ``prediction`` is committed."""
+    from simcore.predict import gated_output
+
+    from .tcp_primer_predictions import flows_table
+
+    return gated_output(lambda: print(flows_table()), prediction)
+
+
+def make_panel(setting: PrimerSetting | None = None, *, gate=None) -> LivePanel:
     """Return the live dumbbell panel: RTT (first), rate, buffer, loss, variant, flows, receive window,
     duration and seed, drawing cwnd, the time-sequence plot and the bottleneck queue; under it a button
-    saves the run as a pcapng capture (``panel.capture``)."""
+    saves the run as a pcapng capture (``panel.capture``). gate: predictions (``predictions()``) that hold the
+    plots and the status line back until committed."""
     s = setting or PrimerSetting()
     controls = {
         "rtt_ms": float_slider("round-trip time (ms)", s.rtt_ms, 10, 640, 10),
@@ -338,7 +366,7 @@ def make_panel(setting: PrimerSetting | None = None) -> LivePanel:
         return out
 
     panel = LivePanel(controls, update, list(figs), title="Bulk TCP flows through a drop-tail bottleneck",
-                      columns=3, idle=idle, compile_notice=functools.partial(cold_notice, "packet"))
+                      columns=3, idle=idle, compile_notice=functools.partial(cold_notice, "packet"), gate=gate)
     attach(panel, CaptureButton(lambda: last.get("res"), lambda: capture_name(last["setting"]), CAPTURE_POINTS))
     return panel
 

@@ -147,8 +147,8 @@ def variants_text() -> str:
 def sharing_text() -> str:
     """Return printable lines: four flows' goodputs and Jain's index, and utilization against buffer size."""
     fr = fairness()
-    lines = ["4 SACK flows, 10 Mbit/s, 100 ms, buffer = BDP, 60 s: goodputs "
-             + ", ".join(f"{g:.2f}" for g in fr["goodput_mbps"])
+    lines = ["4 SACK flows, 10 Mbit/s, 100 ms, buffer = BDP, 60 s:",
+             "  goodputs " + ", ".join(f"{g:.2f}" for g in fr["goodput_mbps"])
              + f" Mbit/s, Jain {fr['jain']:.3f}, utilization {fr['utilization']:.3f}",
              "one SACK flow, 10 Mbit/s, 100 ms, 120 s: utilization vs buffer (fluid sawtooth law):"]
     for r in buffer_sizing():

@@ -16,7 +16,8 @@ write times (the event order up to then is the same, and each link draws its los
 own stream, in the order packets reach it), so fixing the earliest departure keeps the run before it.
 If what it waits for then happens at another time, the next pass catches it; when the event comes
 before the new start it no longer depends on it, so the next pass settles. A message whose event never
-happens is pushed past the end (it is never written).
+happens is pushed past the end (it is never written); if a later pass changes the run so that the event
+does happen (an association given up in one pass may come up in the next), the message is brought back.
 A lossless run usually needs one pass: callers give ``delay_after_s`` the loss-free waiting time. A
 message written at the very instant a 'done' event it waits for happens (e.g. the next command, when the
 file's last byte and its 226 arrive in one segment) is consistent as it is: the host reads both at that
@@ -90,7 +91,9 @@ def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes:
         for j in waited:
             wr = res.message_write_s[j]
             if np.isnan(wr):
-                continue
+                if msgs[j].start_time_s <= base[j]:
+                    continue  # not written because what it follows never completed: nothing to move
+                wr = msgs[j].start_time_s  # pushed past the end on an earlier pass: held back, maybe no longer
             d = desired[j]
             if wr < floor[j] - EPS_S / 2:  # written before what it waits for (or, for a connect(), at its instant)
                 fixes.append((wr, j))

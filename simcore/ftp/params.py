@@ -17,9 +17,9 @@ The paper's section 3 TCP alternatives: A = ``"single"`` on ``"tcp"`` (control a
 stream: head-of-line blocking), B = ``"persistent_data"``, C = ``"persistent_data_pipelined"``; and
 ``"parallel"``: ``n_parallel`` FTP sessions (design 1 each) sharing the files round robin.
 
-Testbed (paper sec. 6): 1 Mbit/s and 35 ms each way, 50-packet drop-tail queue, random loss in both
-directions. ``loss`` is a probability per packet (0.1 = 10%); the paper's "0, 0.1 and 0.3" carry no
-unit: see ``simcore/ftp/LOSS_READING.md``.
+Testbed (paper sec. 6): 1 Mbit/s and 35 ms each way, 50-packet drop-tail queue, random loss (by default
+in both directions: ``loss_direction``). ``loss`` is a probability per packet (0.1 = 10%); the paper's
+"0, 0.1 and 0.3" carry no unit and no direction: see ``simcore/ftp/LOSS_READING.md``.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simcore._validate import check_choice, check_int, check_order, check_real, store_python_numbers
-from simcore.packet import SctpParams, TcpParams
+from simcore.packet import LinkParams, SctpParams, TcpParams
 
-__all__ = ["DESIGNS", "TRANSPORTS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "SCTP_ASSUMED", "LOSS_WHERE", "FtpParams",
-           "paper_design"]
+__all__ = ["DESIGNS", "TRANSPORTS", "MODES", "PAPER_DESIGNS", "TCP_ASSUMED", "SCTP_ASSUMED", "LOSS_WHERE",
+           "LOSS_DIRECTIONS", "FtpParams", "paper_design"]
 
 DESIGNS = ("ftp", "persistent_data", "persistent_data_pipelined", "single", "single_pipelined", "parallel")
 TRANSPORTS = ("tcp", "tcp_streams", "sctp")
@@ -38,7 +38,9 @@ MODES = ("active", "passive")
 PAPER_DESIGNS = {1: ("ftp", "tcp"), 2: ("ftp", "sctp"), 3: ("single", "sctp"), 4: ("single_pipelined", "sctp")}
 
 # FreeBSD 4.6 TCP (docs/tcp_presets.md): NewReno, initial window 1 segment, delayed ACKs 100 ms, 10 ms
-# timer ticks, RTO 3 s initial / 1 s floor / 64 s cap, RFC 1323 timestamps. One override, an assumption:
+# timer ticks, RTO 3 s initial / 1 s floor / 64 s cap, RFC 1323 timestamps; SYNs retransmitted on BSD's
+# tcp_syn_backoff table, connect() given up after 75 s, a connection dropped after 12 timeouts in a row
+# (what FreeBSD 4.6 did: an aborted transfer is a result the chapter shows). One override, an assumption:
 # the 32 KB send buffer (net.inet.tcp.sendspace) caps the data in flight below the 64 KB receive window,
 # and the model has no send buffer, so the window is set to 32768 bytes instead.
 TCP_ASSUMED = TcpParams.preset("freebsd46", rwnd_bytes=32768)
@@ -46,12 +48,16 @@ TCP_ASSUMED = TcpParams.preset("freebsd46", rwnd_bytes=32768)
 # RFC 2960 plus the implementers' guide (the paper cites both, and blames the guide's Max.Burst rule), years
 # before RFC 4960 (2007) brought HTNA, Fast Recovery, the 4-MTU ssthresh floor and the 3rd-miss fast
 # retransmit. One override, an assumption, as for TCP: the window is 32768 bytes (the same socket-buffer
-# cap as TCP_ASSUMED, so that the designs differ by protocol, not by buffer). A second: Max.Init.Retransmits
-# 100 instead of 8, because the paper reports every mget finishing, while at 30% loss each way an INIT /
-# INIT-ACK exchange fails half the time, so 9 attempts in a row fail for about 1 association in 400 and,
-# with RFC 2960's limit, design 2 (an association per file) would lose about one mget in 30.
-SCTP_ASSUMED = SctpParams.preset("rfc2960", rwnd_bytes=32768, max_init_retransmits=100)
+# cap as TCP_ASSUMED, so that the designs differ by protocol, not by buffer). Max.Init.Retransmits stays at
+# 8, RFC 2960's value and KAME's (SCTP_DEF_MAX_INIT 8 in KAME's sctp_constants.h, 2002-2003): at high loss
+# an association may be given up, and the session with it (``Transfer.gave_up``), a result the chapter shows.
+# Association.Max.Retrans 10 (RFC 2960 sec. 14; KAME's SCTP_DEF_MAX_SEND 10): after 10 T3-rtx expiries in a row
+# the association is given up, as FreeBSD's TCP drops a connection after 12 (TCP_ASSUMED, the freebsd46 preset).
+SCTP_ASSUMED = SctpParams.preset("rfc2960", rwnd_bytes=32768, max_retransmits=10)
 LOSS_WHERE = ("arrival", "after_transmission")
+# Which of the router's two pipes loses packets. The paper (sec. 6) gives bandwidth and delay "for the link
+# from the client to the server and vice versa", and a loss ratio without saying for which direction.
+LOSS_DIRECTIONS = ("both", "client_to_server", "server_to_client")
 
 
 def paper_design(n: int) -> dict:
@@ -77,7 +83,11 @@ class FtpParams:
     paper's sample-size rule for a point (``simcore.ftp.sample_point``): runs until the 90% interval's
     half-width is at most 0.5 s, capped. ``loss_where``: 'arrival' (default) loses a packet as it
     reaches the router, before its queue, as Dummynet's ``plr`` does; 'after_transmission' loses it on
-    the wire after the queue.
+    the wire after the queue. ``loss_direction``: which pipe loses packets: 'both' (default), or only
+    'client_to_server' (commands, ACKs and SACKs of the file data) or only 'server_to_client' (replies
+    and file data); the paper does not say (``simcore/ftp/LOSS_READING.md``). ``spared_retransmissions``:
+    transports ('tcp', 'sctp') whose retransmitted packets the lossy pipes never lose (the Netbed flaw the
+    authors later found in their own 2004 runs: retransmissions sent over the error-free control network).
     """
 
     n_files: int = 10
@@ -100,6 +110,8 @@ class FtpParams:
     min_runs: int = 3
     max_runs: int = 30
     loss_where: str = "arrival"
+    loss_direction: str = "both"
+    spared_retransmissions: tuple[str, ...] = ()
 
     def __post_init__(self):
         store_python_numbers(self)
@@ -132,6 +144,9 @@ class FtpParams:
         check_int("max_runs", self.max_runs, 2, 10**4)
         check_order("min_runs", self.min_runs, "max_runs", self.max_runs)
         check_choice("loss_where", self.loss_where, LOSS_WHERE)
+        check_choice("loss_direction", self.loss_direction, LOSS_DIRECTIONS)
+        object.__setattr__(self, "spared_retransmissions",
+                           LinkParams(spared_retransmissions=self.spared_retransmissions).spared_retransmissions)
         if self.transport == "tcp_streams" and not self.design.startswith("single"):
             raise ValueError(f"transport='tcp_streams' is not allowed with design={self.design!r}: streams "
                              "exist only on the single-connection designs ('single', 'single_pipelined')")

@@ -57,32 +57,44 @@ def runs_needed(sigma_s: float, half_width_s: float = 0.5) -> int:
 @dataclass(frozen=True)
 class Sample:
     """What the rule gave at one point: the values, their mean, the interval's half-width, and whether
-    the target was met before the cap (False also when a run did not finish: its value is nan)."""
+    the target was met before the cap (False also when a run did not finish: its value is nan);
+    ``discarded``: runs that ended without a value (an aborted transfer, repeated with the next run)."""
 
     values: np.ndarray
     n: int
     mean: float
     half_width: float
     reached: bool
+    discarded: int = 0
 
 
-def sequential_sample(draw: Callable[[int], float], half_width_s: float = 0.5, min_runs: int = 3,
+def sequential_sample(draw: Callable[[int], float | None], half_width_s: float = 0.5, min_runs: int = 3,
                       max_runs: int = 30) -> Sample:
     """Call ``draw(i)`` for i = 0, 1, ... until the 90% half-width is <= ``half_width_s`` (at least
-    ``min_runs``, at most ``max_runs`` runs). ``i`` is the run's index, e.g. its seed."""
+    ``min_runs`` values; at most ``max_runs`` calls). ``i`` is the run's index, e.g. its seed. ``draw``
+    returns None for a run that ended without a value (an aborted transfer: as on a testbed, it is
+    counted, left out, and the next run is made); nan for one that did not finish (then the point has
+    no mean)."""
     check_real("half_width_s", half_width_s, 0.0, lo_open=True)
     check_int("min_runs", min_runs, 2)
     check_int("max_runs", max_runs, min_runs)
     vals: list[float] = []
     hw = math.inf
+    discarded = 0
     for i in range(max_runs):
-        v = float(draw(i))
+        got = draw(i)
+        if got is None:
+            discarded += 1
+            continue
+        v = float(got)
         vals.append(v)
         if not math.isfinite(v):
-            return Sample(np.array(vals), len(vals), math.nan, math.inf, False)
+            return Sample(np.array(vals), len(vals), math.nan, math.inf, False, discarded)
         if len(vals) >= min_runs:
             hw = half_width_90(vals)
             if hw <= half_width_s:
                 break
     x = np.array(vals)
-    return Sample(x, x.size, float(x.mean()), hw, hw <= half_width_s)
+    if x.size < 2:
+        return Sample(x, x.size, float(x.mean()) if x.size else math.nan, math.inf, False, discarded)
+    return Sample(x, x.size, float(x.mean()), hw, hw <= half_width_s, discarded)

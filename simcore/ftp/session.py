@@ -93,9 +93,14 @@ class Plan:
     def scenario(self) -> Scenario:
         """Return the packet scenario: the two hosts joined by the testbed's bottleneck both ways."""
         p = self.params
-        link = LinkParams(rate_bps=p.rate_bps, delay_s=p.one_way_delay_s, queue_packets=p.queue_packets,
-                          loss_prob=p.loss, loss_where=p.loss_where)
-        return Scenario(chain(1, link), tuple(self.conns), tuple(self.msgs), duration_s=p.max_time_s,
+        def link(lossy: bool) -> LinkParams:
+            return LinkParams(rate_bps=p.rate_bps, delay_s=p.one_way_delay_s, queue_packets=p.queue_packets,
+                              loss_prob=p.loss if lossy else 0.0, loss_where=p.loss_where,
+                              spared_retransmissions=p.spared_retransmissions if lossy else ())
+
+        # link 0 is node 0 (CLIENT) -> node 1 (SERVER), link 1 the way back
+        net = chain(1, link(p.loss_direction != "server_to_client"), link(p.loss_direction != "client_to_server"))
+        return Scenario(net, tuple(self.conns), tuple(self.msgs), duration_s=p.max_time_s,
                         tcpip_header_bytes=p.header_bytes)
 
 

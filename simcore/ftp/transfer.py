@@ -27,12 +27,18 @@ __all__ = ["Transfer", "run_transfer", "run_traced", "transfer", "sample_point"]
 @dataclass(frozen=True)
 class Transfer:
     """One session's result. Times in seconds from the first packet after ``mget`` (nan if the session
-    did not finish within ``max_time_s``). Per-connection arrays are indexed [connection, direction],
-    direction 0 = FTP client -> server, 1 = server -> client; ``conn_role`` says what each one is."""
+    did not finish: within ``max_time_s``, or at all because a transport gave up a connection, ``gave_up``:
+    an aborted transfer, which a real ``ftp`` reports as an error). Per-connection arrays are indexed
+    [connection, direction], direction 0 = FTP client -> server, 1 = server -> client; ``conn_role`` says
+    what each one is."""
 
     time_s: float  # the paper's measure: to the arrival of the last file's 226
     complete_s: float  # to when the client holds every file and every 226
     completed: bool
+    gave_up: bool  # the session did not finish because a transport gave a connection or association up
+    gave_up_s: float  # when a transport first gave a connection up: from the first packet after mget (from the
+    # session's start if the control connection never came up); nan: none given up (a session that finished
+    # may still have one given up after its last 226, e.g. while closing)
     start_s: float  # absolute simulated time of the first packet after mget (login came before)
     file_data_s: np.ndarray  # (n_files,) each file's last byte at the client
     file_226_s: np.ndarray  # (n_files,) each file's 226 at the client
@@ -70,8 +76,10 @@ def _record(p: FtpParams, pl: Plan, res, passes: int) -> Transfer:
     tw_data = tw[closed_by_server & ~np.isnan(tw)]
     at = tw_data.max() if tw_data.size else np.nan  # when the last data connection the server closed is done
     in_tw = tw_data[(tw_data <= at) & (tw_data + p.time_wait_s > at)]
+    ab = res.aborted_s[np.isfinite(res.aborted_s)] - (t0 if np.isfinite(t0) else 0.0)
     return Transfer(
         time_s=time_s, complete_s=complete_s, completed=completed, start_s=t0,
+        gave_up=bool(ab.size) and not completed, gave_up_s=float(ab.min()) if ab.size else float("nan"),
         file_data_s=data_at, file_226_s=at_226, control_bytes=ctrl,
         data_bytes=int(sum(pl.msgs[i].size_bytes for i in range(len(pl.msgs))
                            if pl.kind[i] == "data" and pl.file[i] > 0 and np.isfinite(done[i]))),
@@ -117,8 +125,14 @@ def transfer(seed: int = 0, **params) -> Transfer:
 def sample_point(params: FtpParams, first_seed: int = 0) -> Sample:
     """Return the paper's sample for one point: ``time_s`` of sessions with seeds ``first_seed``,
     ``first_seed + 1``, ... until the 90% confidence half-width is <= ``params.ci_half_width_s``
-    (between ``params.min_runs`` and ``params.max_runs`` sessions; ``Sample.reached`` says if it was)."""
+    (between ``params.min_runs`` and ``params.max_runs`` sessions; ``Sample.reached`` says if it was).
+    A session a transport gave up is counted in ``Sample.discarded`` and left out, as an experimenter
+    would repeat an ``mget`` that failed."""
     if not isinstance(params, FtpParams):
         raise ValueError(f"params={params!r} is not allowed: must be an FtpParams")
-    return sequential_sample(lambda i: run_transfer(params, first_seed + i).time_s, params.ci_half_width_s,
-                             params.min_runs, params.max_runs)
+
+    def draw(i):
+        t = run_transfer(params, first_seed + i)
+        return None if t.gave_up else t.time_s
+
+    return sequential_sample(draw, params.ci_half_width_s, params.min_runs, params.max_runs)

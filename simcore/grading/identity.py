@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from simcore._validate import check_int, check_real
+from simcore._validate import check_int, check_real, store_python_numbers
 
 __all__ = ["ENV_VAR", "student_id", "student_params", "Grid", "Choice", "Nice", "draw_fraction", "shuffled"]
 
@@ -61,6 +61,7 @@ class Grid:
     step: float
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("lo", self.lo)
         check_real("hi", self.hi, self.lo)
         check_real("step", self.step, 0, lo_open=True)
@@ -88,6 +89,7 @@ class Nice:
     digits: int = 2
 
     def __post_init__(self):
+        store_python_numbers(self)
         check_real("lo", self.lo, 0, lo_open=True)
         check_real("hi", self.hi, self.lo)
         check_int("digits", self.digits, 1, 6)

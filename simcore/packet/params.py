@@ -39,11 +39,13 @@ __all__ = [
     "Scenario",
     "VARIANTS",
     "TIMEOUT_SSTHRESH",
+    "SYN_BACKOFFS",
     "TRANSPORTS",
 ]
 
 VARIANTS = ("reno", "newreno", "sack")
 TIMEOUT_SSTHRESH = ("once_per_window", "flight_size")
+SYN_BACKOFFS = ("exponential", "bsd")
 TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
 POOL_RULES = ("fewest_outstanding", "round_robin")
 LOSS_WHERE = ("after_transmission", "arrival")
@@ -122,6 +124,10 @@ class LinkParams:
     took its place in the buffer and its time on the link, then vanishes, as on a noisy wire) or
     "arrival" (before the queue, as Dummynet and netem apply loss: a lost packet uses no buffer and no
     link time). ``header_bytes`` is the link-layer header added to every IP packet on this link.
+    ``spared_retransmissions``: transports ('tcp', 'sctp') whose retransmitted packets this link never
+    loses at random (a retransmission takes no draw from the loss stream, as if it went another way:
+    the testbed flaw that Natarajan, Amer, Bickhart and Ladha corrected, retransmissions sent over an
+    error-free control network); drop_sequence and queue drops still apply.
     """
 
     rate_bps: float = 10e6
@@ -133,6 +139,7 @@ class LinkParams:
     background: FluidBackground | None = None
     drop_sequence: tuple[int, ...] = ()
     loss_where: str = "after_transmission"
+    spared_retransmissions: tuple[str, ...] = ()
 
     def __post_init__(self):
         store_python_numbers(self)
@@ -151,6 +158,12 @@ class LinkParams:
         if any(b <= a for a, b in zip(drops[:-1], drops[1:], strict=True)):
             raise ValueError(f"drop_sequence={drops!r} is not allowed: must be strictly increasing")
         object.__setattr__(self, "drop_sequence", drops)
+        if isinstance(self.spared_retransmissions, str) or not isinstance(self.spared_retransmissions, (tuple, list)):
+            raise ValueError(f"spared_retransmissions={self.spared_retransmissions!r} is not allowed: must be a "
+                             "tuple of transports, e.g. ('sctp',)")
+        spared = [check_choice(f"spared_retransmissions[{i}]", v, ("tcp", "sctp"))
+                  for i, v in enumerate(self.spared_retransmissions)]
+        object.__setattr__(self, "spared_retransmissions", tuple(sorted(set(spared))))
 
 
 @dataclass(frozen=True)
@@ -306,6 +319,19 @@ class TcpParams:
         returns on the SYN-ACK and the kernel sends a bare ACK at once; the application's first write leaves
         as its own segment (4.4BSD's TF_ACKNOW in SYN_SENT, Linux's tcp_rcv_synsent_state_process). An
         HTTP/1.0 fetch then costs one packet more. The era presets ('bsd44lite', 'freebsd46', 'linux') set False.
+    syn_backoff: how the SYN's retransmission timer grows: 'exponential' (doubling, RFC 6298 sec. 5.5) or
+        'bsd' (BSD's tcp_syn_backoff: the initial RTO times 1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 64 for the 1st,
+        2nd ... retransmission, within [min_rto, max_rto]).
+    connect_timeout_s: the opener gives the connection up if it is not established this long after its
+        first SYN (BSD's connection-establishment timer, TCPTV_KEEP_INIT = 75 s); None: never.
+    max_retransmits: the connection is given up when its retransmission timer expires this many times
+        more in a row without new data acknowledged (BSD's TCP_MAXRXTSHIFT = 12: the 13th expiry drops
+        it; RFC 1122's R2); None: never.
+    synack_retries: the passive side retransmits its SYN-ACK on its own timer at most this many times
+        (BSD's SYN cache, SYNCACHE_MAXREXMTS = 3), then forgets the half-open connection: a SYN arriving
+        later is still answered, but if the opener already took the connection as made (its ACK of the
+        SYN-ACK was lost), the connection is given up (a RST, or a wait forever, in BSD). None: no limit.
+    A connection given up sends nothing more and ``PacketResult.aborted_s`` gives the time.
 
     ``TcpParams.preset(name)`` gives documented era presets ('bsd44lite', 'freebsd46', 'rfc5681',
     'linux'; see ``simcore.packet.presets``).
@@ -329,6 +355,10 @@ class TcpParams:
     delayed_ack_on_ticks: bool = False
     timeout_ssthresh: str = "once_per_window"
     request_on_handshake_ack: bool = True
+    syn_backoff: str = "exponential"
+    connect_timeout_s: float | None = None
+    max_retransmits: int | None = None
+    synack_retries: int | None = None
 
     def __post_init__(self):
         store_python_numbers(self)
@@ -357,6 +387,13 @@ class TcpParams:
         check_bool("delayed_ack_on_ticks", self.delayed_ack_on_ticks)
         check_choice("timeout_ssthresh", self.timeout_ssthresh, TIMEOUT_SSTHRESH)
         check_bool("request_on_handshake_ack", self.request_on_handshake_ack)
+        check_choice("syn_backoff", self.syn_backoff, SYN_BACKOFFS)
+        if self.connect_timeout_s is not None:
+            check_real("connect_timeout_s", self.connect_timeout_s, 0.0, 1e6, lo_open=True)
+        if self.max_retransmits is not None:
+            check_int("max_retransmits", self.max_retransmits, 0, 1000)
+        if self.synack_retries is not None:
+            check_int("synack_retries", self.synack_retries, 0, 1000)
 
     @classmethod
     def preset(cls, name: str, **overrides) -> TcpParams:

@@ -42,6 +42,11 @@ testing techniques for network protocols, as applied to TCP, UDP, and Sockets*, 
   - timeout_ssthresh 'flight_size': tcp_timer.c kept 4.4BSD's min(snd_wnd, snd_cwnd) / 2 on a timeout, with
     snd_cwnd inflated during NewReno's fast recovery (as ``bsd44lite``).
   - request_on_handshake_ack False: the handshake's ACK leaves bare, as in 4.4BSD.
+  - giving up (Netsem's FreeBSD 4.6 parameters, from tcp_timer.h / tcp_timer.c / tcp_syncache.c):
+    syn_backoff 'bsd' (tcp_syn_backoff = 1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 64, 64, 64 times the 3 s base: SYNs
+    at 0, 3, 6, 9, 12, 15, 21, 33 and 57 s), connect_timeout_s 75 (TCPTV_KEEP_INIT: the connect() fails with
+    ETIMEDOUT), max_retransmits 12 (TCP_MAXRXTSHIFT: the 13th timeout in a row drops the connection),
+    synack_retries 3 (SYNCACHE_MAXREXMTS).
   approximated: Limited Transmit (tcp_do_rfc3042) is off, as it came later; the local-network initial
   window of 4 is not applied.
 
@@ -85,7 +90,8 @@ PRESETS: dict[str, dict] = {
     "freebsd46": dict(variant="newreno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.1,
                       timer_granularity_s=0.01, initial_rto_s=3.0, min_rto_s=1.0, max_rto_s=64.0,
                       timestamps=True, rwnd_bytes=65536, restart_after_idle=True, timeout_ssthresh="flight_size",
-                      request_on_handshake_ack=False),
+                      request_on_handshake_ack=False, syn_backoff="bsd", connect_timeout_s=75.0, max_retransmits=12,
+                      synack_retries=3),
     "rfc5681": dict(),
     "linux": dict(variant="sack", initial_window_segments=10, min_rto_s=0.2, initial_rto_s=1.0, max_rto_s=120.0,
                   delayed_ack=True, delayed_ack_timeout_s=0.04, timestamps=True, limited_transmit=True,

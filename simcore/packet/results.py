@@ -89,7 +89,10 @@ class PacketResult:
     established_s: np.ndarray  # (n_conn,) when the client got the SYN-ACK (nan if never)
     timewait_s: np.ndarray  # (n_conn,) when the closer entered TIME-WAIT (nan if never)
     closed_s: np.ndarray  # (n_conn,) when the last FIN was acknowledged (nan if never)
-    aborted_s: np.ndarray  # (n_conn,) SCTP: when the client gave up the set-up after Max.Init.Retransmits (nan never)
+    # (n_conn,) when a transport gave the connection up (nan never): TCP's connection-establishment timer or
+    # retransmission limit (TcpParams.connect_timeout_s, max_retransmits), SCTP's Max.Init.Retransmits or
+    # Association.Max.Retrans
+    aborted_s: np.ndarray
     message_write_s: np.ndarray  # (n_msg,) when the application wrote it (nan if never)
     message_done_s: np.ndarray  # (n_msg,) when its last byte reached the receiving application
     message_latency_s: np.ndarray  # (n_msg,) done - write

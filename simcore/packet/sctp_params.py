@@ -41,6 +41,10 @@ class SctpParams:
     max_init_retransmits: Max.Init.Retransmits (8): INIT or COOKIE-ECHO sent this often again, then the
         association attempt is given up at the next expiry (RFC 4960 sec. 5.1 A / C): the client sends
         nothing more and ``PacketResult.aborted_s`` gives the time.
+    max_retransmits: Association.Max.Retrans (RFC 4960 sec. 8.1 and 15: 10): when T3-rtx expires this many
+        times more in a row without an outstanding TSN acknowledged, the peer is taken as unreachable and
+        the association is given up (``PacketResult.aborted_s``); None: never (the default). Heartbeats,
+        which would also count, are not simulated.
     max_burst: Max.Burst (4; 0 = no limit), applied before new data is sent (RFC 4960 sec. 6.1 D) by
         ``max_burst_rule``: 'cwnd' lowers cwnd to flightsize + max_burst * MTU when it is larger (the
         implementers' guide's rule that the FTP study blames), 'packets' sends at most max_burst
@@ -77,6 +81,7 @@ class SctpParams:
     rto_min_s: float = 1.0
     rto_max_s: float = 60.0
     max_init_retransmits: int = 8
+    max_retransmits: int | None = None
     max_burst: int = 4
     max_burst_rule: str = "cwnd"
     delayed_sack: bool = True
@@ -112,6 +117,8 @@ class SctpParams:
         check_order("rto_min_s", self.rto_min_s, "rto_initial_s", self.rto_initial_s)
         check_order("rto_initial_s", self.rto_initial_s, "rto_max_s", self.rto_max_s)
         check_int("max_init_retransmits", self.max_init_retransmits, 0, 100)
+        if self.max_retransmits is not None:
+            check_int("max_retransmits", self.max_retransmits, 0, 1000)
         check_int("max_burst", self.max_burst, 0, 1000)
         check_choice("max_burst_rule", self.max_burst_rule, MAX_BURST_RULES)
         check_bool("delayed_sack", self.delayed_sack)

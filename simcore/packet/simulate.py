@@ -253,6 +253,7 @@ def _half_template() -> np.ndarray:
     blank["stream_end"] = 1
     blank["srtt"] = -1.0
     blank["rto_deadline"] = np.inf
+    blank["giveup_t"] = np.inf
     blank["last_send"] = -np.inf
     for f in ("est_t", "fin_acked_t", "fin_rcvd_t", "abort_t"):
         blank[f] = np.nan
@@ -397,6 +398,8 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
         link["prop_s"][i] = p.delay_s
         link["loss"][i] = p.loss_prob
         link["loss_arrival"][i] = int(p.loss_where == "arrival")
+        link["spare_retx"][i] = sum(1 << (L.PROTO_SCTP if t == "sctp" else L.PROTO_TCP)
+                                    for t in p.spared_retransmissions)
         link["drop_ptr"][i] = len(drops)
         drops += list(p.drop_sequence)
         link["drop_p1"][i] = len(drops)
@@ -442,6 +445,10 @@ def _tcp_fields(tcps) -> dict:
         "rto_ss": [TIMEOUT_SSTHRESH.index(tp.timeout_ssthresh) for tp in tcps],
         "bare_ack": [not tp.request_on_handshake_ack for tp in tcps],
         "init_ssthresh": [1e30 if tp.initial_ssthresh_bytes is None else tp.initial_ssthresh_bytes for tp in tcps],
+        "syn_bsd": [tp.syn_backoff == "bsd" for tp in tcps],
+        "keepinit": [np.inf if tp.connect_timeout_s is None else tp.connect_timeout_s for tp in tcps],
+        "max_rxt": [-1 if tp.max_retransmits is None else tp.max_retransmits for tp in tcps],
+        "synack_max": [-1 if tp.synack_retries is None else tp.synack_retries for tp in tcps],
     }
 
 
@@ -525,6 +532,8 @@ def _sctp_row(row: np.ndarray, sp: SctpParams) -> None:
         "ss_min": sp.ssthresh_min_mtus, "idle_min": sp.idle_cwnd_min_mtus, "sack_every": sp.sack_every_packets,
         "cookie": sp.cookie_bytes, "cookie_data": sp.cookie_echo_data, "delack_ticks": 0, "variant": 0,
         "max_init": sp.max_init_retransmits,
+        "max_rxt": -1 if sp.max_retransmits is None else sp.max_retransmits,
+        "syn_bsd": 0, "keepinit": np.inf, "synack_max": -1,
     }
     for name, v in vals.items():
         row[name] = v
@@ -695,7 +704,7 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         established_s=half["est_t"][0::2].copy(),
         timewait_s=timewait,
         closed_s=closed,
-        aborted_s=half["abort_t"][0::2].copy(),
+        aborted_s=np.fmin(half["abort_t"][0::2], half["abort_t"][1::2]),
         message_write_s=msg["write"].copy(),
         message_done_s=msg["done"].copy(),
         message_latency_s=msg["done"] - msg["write"],

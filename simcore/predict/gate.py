@@ -102,6 +102,8 @@ class GatedOutput:
     def set_veiled(self, veiled: bool) -> None:
         """Show the note (veiled) or render the output (revealed)."""
         self.veiled = veiled
+        if static.is_static():  # a book build shows static_html(); an Output's clear_output message there
+            return              # breaks nbclient (no widget state is kept: KeyError in its output hook)
         self.note.layout.display = None if veiled else "none"
         self.out.clear_output()
         self.rendered = False

@@ -12,7 +12,8 @@ from simcore.queueing._kernel import fifo_queue_kernel
 from simcore.rng import SeedLike, make_generator
 from simcore.stats import batch_means_ci
 
-__all__ = ["QueueParams", "QueueResult", "simulate_queue", "SERVICE_DISTRIBUTIONS", "draw_workload"]
+__all__ = ["QueueParams", "QueueResult", "simulate_queue", "SERVICE_DISTRIBUTIONS", "draw_workload",
+           "draw_service"]
 
 SERVICE_DISTRIBUTIONS = ("exponential", "deterministic", "general")
 
@@ -143,24 +144,28 @@ class QueueResult:
         return float(np.mean(self.departure_s[k] - self.arrival_s[k]))
 
 
+def draw_service(params: QueueParams, rng: np.random.Generator, n: int) -> np.ndarray:
+    """Return ``n`` service times in seconds drawn from ``rng`` for ``params.service`` (deterministic: no draw)."""
+    if params.service == "exponential":
+        return rng.exponential(params.mean_service_s, n)
+    if params.service == "deterministic":
+        return np.full(n, float(params.mean_service_s))
+    service_s = np.asarray(params.service_sampler(rng, n), dtype=np.float64)
+    if service_s.shape != (n,) or not np.all(np.isfinite(service_s)) or np.any(service_s < 0):
+        raise ValueError(
+            f"service_sampler returned {service_s.shape} values: must return {n} finite, "
+            "non-negative service times in seconds"
+        )
+    return service_s
+
+
 def draw_workload(params: QueueParams, seed: SeedLike) -> tuple[np.ndarray, np.ndarray]:
     """Return (arrival_s, service_s) arrays drawn from ``seed``: first n inter-arrival gaps, then n
     service times, in that order (so a change of service distribution leaves arrivals unchanged)."""
     rng = make_generator(seed)
     n = params.n_customers
     arrival_s = np.cumsum(rng.exponential(1.0 / params.arrival_rate_per_s, n))
-    if params.service == "exponential":
-        service_s = rng.exponential(params.mean_service_s, n)
-    elif params.service == "deterministic":
-        service_s = np.full(n, float(params.mean_service_s))
-    else:
-        service_s = np.asarray(params.service_sampler(rng, n), dtype=np.float64)
-        if service_s.shape != (n,) or not np.all(np.isfinite(service_s)) or np.any(service_s < 0):
-            raise ValueError(
-                f"service_sampler returned {service_s.shape} values: must return {n} finite, "
-                "non-negative service times in seconds"
-            )
-    return arrival_s, service_s
+    return arrival_s, draw_service(params, rng, n)
 
 
 def simulate_queue(params: QueueParams, seed: SeedLike) -> QueueResult:

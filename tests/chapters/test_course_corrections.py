@@ -23,7 +23,7 @@ def test_start_here_q3_four_slow_links_queue_less_but_take_longer():
     wq_one = 0.72 / (1 - 0.72) * 1.2e-3  # M/M/1
     wq_four = _erlang_c(4, 600 * 4.8e-3) / (4 * (1 - 0.72)) * 4.8e-3  # M/M/4
     assert wq_four < wq_one and wq_four + 4.8e-3 > wq_one + 1.2e-3
-    p_one, p_four = ch0.operating_point(one, ciw_customers=300), ch0.operating_point(four, ciw_customers=300)
+    p_one, p_four = ch0.operating_point(one), ch0.operating_point(four)
     assert p_one["theory_ms"] == pytest.approx(1e3 * wq_one, rel=1e-9)
     assert p_four["theory_ms"] == pytest.approx(1e3 * wq_four, rel=1e-9)
 
@@ -34,7 +34,7 @@ def test_link_rate_is_validated():
 
 
 def test_panel_has_a_link_rate_slider():
-    panel = ch0.make_panel(ch0.RouterSetting(n_customers=1000))
+    panel = ch0.make_panel()
     assert "link_rate_mbps" in panel.controls
 
 

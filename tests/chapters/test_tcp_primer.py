@@ -212,3 +212,72 @@ def test_capture_button_shows_failures_instead_of_raising(tmp_path, monkeypatch)
     panel = ch.make_panel(ch.PrimerSetting(duration_s=1.0))
     assert panel.capture.save() is None and "Cannot save" in panel.capture.message
     assert panel.capture.last_error is not None
+
+
+# ---------------------------------------------------------------- predict, then check
+from simcore.chapters import tcp_primer_predictions as tp  # noqa: E402
+
+
+def _hue_family(color: str) -> str:
+    """A colour's family: achromatic (black, grey) or one of warm, green, blue, purple (by hue angle)."""
+    import colorsys
+
+    r, g, b = (int(color.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    h, _, s = colorsys.rgb_to_hls(r, g, b)
+    if s < 0.15 or max(r, g, b) < 0.2:
+        return "achromatic"
+    deg = 360 * h
+    return "warm" if deg < 70 or deg >= 345 else "green" if deg < 170 else "blue" if deg < 260 else "purple"
+
+
+def test_prediction_answers_are_the_closed_forms_by_hand():
+    s = ch.PrimerSetting()
+    bdp = 5e6 * 0.1 / (8 * 1500)  # 41.67 packets
+    assert tp.peak_window_segments(s) == pytest.approx(bdp + 40)
+    c = 5e6 / (8 * 1500)  # packets/s
+    w_max = bdp + 40  # the window restarts at w_max / 2 = 40.8 < BDP: 0.83 RTT below the BDP, then dW/dt = C/W
+    assert tp.tooth_length_s(s) == pytest.approx((bdp - w_max / 2) * 0.1 + (w_max**2 - bdp**2) / (2 * c))
+    preds = ch.predictions()
+    panel = ch.make_panel(gate=preds)
+    assert panel.veiled and "goodput" not in panel.status.value
+    preds[0].commit(82)
+    assert panel.veiled
+    preds[1].commit(12)
+    assert not panel.veiled and "goodput" in panel.status.value
+    assert preds[0].outcome.correct and not preds[1].outcome.correct  # 12 s is twice the law's 6.0 s
+    assert "slow-start overshoot" in preds[0].explanation_text()
+
+
+def test_the_plot_shows_what_the_predictions_ask():
+    # at the stated setting the later teeth peak within 3 % of BDP + B, the first about twice as high
+    # (slow-start overshoot), and the teeth last within 10 % of the fluid law
+    s = ch.PrimerSetting()
+    times, peaks = tp.halvings(ch.run(s))
+    assert len(times) >= 4
+    assert peaks[2:] == pytest.approx(tp.peak_window_segments(s), rel=0.03)
+    assert 1.8 <= peaks[0] / peaks[-1] <= 2.1
+    assert tp.tooth_lengths_s(ch.run(s)) == pytest.approx(tp.tooth_length_s(s), rel=0.1)
+
+
+def test_four_flows_use_a_small_buffer_better_and_the_default_buffer_hides_it():
+    def util(buf, flows):
+        return float(ch.run(ch.PrimerSetting(buffer_packets=buf, flows=flows, duration_s=30.0),
+                            trace=False).link_utilization[0])
+    assert util(tp.SMALL_BUFFER, 4) - util(tp.SMALL_BUFFER, 1) >= 0.03
+    assert abs(util(40, 4) - util(40, 1)) < 0.015  # why Q3 asks at 5 packets, not the default 40
+    pred = tp.flows_prediction()
+    assert pred.commit(tp.FLOWS_CHOICES[1]).correct and not tp.FLOWS_CHOICES[0] == pred.outcome.answer
+
+
+def test_no_two_curves_share_a_hue_family():
+    cw, ts, qf = ch.figures().values()
+    for fig in (cw, ts, qf):
+        lines = [t for t in fig.data if t.mode == "lines" and t.visible is not False and t.x is not None
+                 and len(t.x) and t.line.color not in (None, "rgba(0,0,0,0)")]
+        families = [_hue_family(t.line.color) for t in lines]
+        assert len(families) == len(set(families)), [(t.name, t.line.color) for t in lines]
+    four = ch.make_panel(ch.PrimerSetting(flows=4, duration_s=2.0)).figures[0]
+    flows = [_hue_family(t.line.color) for t in four.data[:4]]
+    assert len(set(flows)) == 4
+    labels = [a.text for a in cw.layout.annotations]
+    assert labels == ["BDP 42", "BDP + buffer 82"]

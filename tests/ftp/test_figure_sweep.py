@@ -1,7 +1,6 @@
 """The figure sweep: one point follows the paper's sample-size rule, and the stored CSV is complete,
 sourced, and still what the code computes."""
 
-import math
 
 import pytest
 
@@ -10,6 +9,7 @@ from simcore.ftp.figure_sweep import (
     CURVE_LABELS,
     CURVES,
     LOSSES,
+    MAX_TIME_S,
     SCTP_CURVES,
     SIZES,
     STAND_INS,
@@ -35,7 +35,8 @@ def test_the_stored_sweep_has_every_point_with_its_source():
 
 def test_every_stored_point_met_the_rule_or_hit_the_cap_or_did_not_finish():
     for r in load_sweep():
-        assert (r["reached"] and r["half_width_s"] <= 0.5) or r["n_runs"] == 30 or not r["completed"], r
+        # sessions a transport gave up count against the cap of 30 (they cost testbed time) but give no value
+        assert (r["reached"] and r["half_width_s"] <= 0.5) or r["n_runs"] + r["gave_up"] == 30 or not r["completed"], r
 
 
 def test_the_stored_lossless_points_are_what_the_code_computes_now():
@@ -63,7 +64,9 @@ def test_unknown_curve_is_refused_by_name():
         curve_params("sctp4", 0.0, 10240)
 
 
-def test_fraction_reading_30pct_1mb_does_not_finish_within_an_hour():
+def test_design_1_at_30_percent_with_1mb_files_lasts_about_a_day():
+    # 10 MB at 30% loss each way: more than 10 MB / 1 Mbit/s = 84 s by orders of magnitude (the sessions
+    # finish within MAX_TIME_S, or a transport gives them up)
     r = [x for x in load_sweep() if x["curve"] == "ftp_tcp" and x["file_size_bytes"] == 1 << 20
          and x["loss"] == 0.3][0]
-    assert not r["completed"] and math.isnan(r["mean_s"])
+    assert r["completed"] and r["mean_s"] > 10 * 3600 and r["mean_s"] < MAX_TIME_S

@@ -59,3 +59,14 @@ def test_a_point_on_a_lossless_path_stops_at_the_minimum_and_a_lossy_one_at_its_
     assert 3 <= s.n <= 8 and (s.reached == (s.half_width <= 0.5)) and (s.reached or s.n == 8)
     with pytest.raises(ValueError, match="max_runs=2"):
         FtpParams(max_runs=2)
+
+
+def test_aborted_runs_are_counted_left_out_and_replaced_within_the_cap():
+    # runs 1 and 3 abort (None): the values are runs 0, 2, 4, 5 ... of constant 2.0, so the rule stops once
+    # three values are in, after five calls; with a cap of 4 calls only two values come in: no interval
+    s = sequential_sample(lambda i: None if i in (1, 3) else 2.0, min_runs=3, max_runs=30)
+    assert (s.n, s.discarded, s.reached, s.mean) == (3, 2, True, 2.0)
+    s = sequential_sample(lambda i: None if i in (1, 3) else 2.0, min_runs=3, max_runs=4)
+    assert (s.n, s.discarded, s.reached) == (2, 2, False) and s.half_width == math.inf
+    s = sequential_sample(lambda i: None, min_runs=2, max_runs=5)
+    assert s.n == 0 and s.discarded == 5 and math.isnan(s.mean)

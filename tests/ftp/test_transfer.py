@@ -105,3 +105,27 @@ def test_a_lost_226_holds_the_next_command_until_its_retransmission_timeout():
     assert got_226 >= res.message_write_s[r226] + 1.0  # RTO floor 1 s (TCP_ASSUMED)
     assert res.message_done_s[pl.last_data[1]] < got_226 - 0.5  # the file itself was long there
     assert res.message_write_s[port2] == pytest.approx(got_226 + EPS_S, abs=1e-12)
+
+
+def test_a_message_pushed_past_the_end_comes_back_when_a_later_pass_brings_its_event():
+    # design 2 at 30% loss each way, seed 5: in the first pass (messages written at their loss-free times) the
+    # listing's data association is given up (Max.Init.Retransmits), so the 150 / listing / 226 are pushed
+    # past the end; the pass that writes them later changes the run after that point, and the association
+    # comes up at 67.6 s: the messages must be written then, and the session finish
+    from simcore.packet import simulate
+
+    p = FtpParams(design="ftp", transport="sctp", loss=0.3, max_time_s=1e6)
+    pl = build_plan(p)
+    first = simulate(pl.scenario(), seed=5)
+    assert np.isfinite(first.aborted_s[1]) and np.isnan(first.established_s[1])  # the case this test is about
+    t = run_transfer(p, 5)
+    assert t.completed and not t.gave_up
+
+
+@pytest.mark.parametrize("design, transport", [("ftp", "sctp"), ("single", "sctp"), ("ftp", "tcp")])
+def test_every_session_finishes_or_is_given_up_by_a_transport(design, transport):
+    p = FtpParams(design=design, transport=transport, loss=0.3, n_files=4, max_time_s=1e6)
+    for s in range(12):
+        t = run_transfer(p, s)
+        assert t.completed != t.gave_up, (s, t.completed, t.gave_up)
+        assert np.isfinite(t.time_s) == t.completed and (np.isfinite(t.gave_up_s) or not t.gave_up)

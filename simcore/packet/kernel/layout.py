@@ -240,13 +240,16 @@ HALF = _ordered_dtype(
     "rto_ev rto_ev_t:f rto_gen last_send:f n_segs msg_head msg_tail avail_m "
     # cold: counters, rare paths, SCTP
     "n_dupseg n_retx n_timeout n_fretx syn_retx rescue_epoch ooo_clock est_t:f fin_acked_t:f fin_rcvd_t:f "
-    "tsn_head sphase sack_pkts snd_msg n_marked dup_tsn flight:f pba:f peer_rwnd:f abort_t:f")
+    "tsn_head sphase sack_pkts snd_msg n_marked dup_tsn flight:f pba:f peer_rwnd:f abort_t:f rxt_shift giveup_t:f")
 # SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (SP_*: handshake and shutdown),
 # sack_pkts (packets with DATA not yet acknowledged, for the delayed SACK), snd_msg (message holding snd_max, -1
 # unknown), n_marked (chunks marked for retransmission), dup_tsn (receiver: a duplicate TSN received since its last
 # SACK, -1 none); flight (user data outstanding, bytes), pba
 # (partial_bytes_acked), peer_rwnd (the peer's window as the sender tracks it), abort_t (when the set-up was
 # given up, nan never); syn_retx counts the INIT / COOKIE-ECHO retransmissions.
+# Give-up rules (``kernel.giveup``, both transports): rxt_shift counts the retransmission timeouts since the
+# last acknowledgement of new data (BSD's t_rxtshift, SCTP's error counter); giveup_t (TCP opener: when its
+# connection-establishment timer expires, inf none); abort_t is also set when a connection is given up.
 
 # One row per connection *slot* (``kernel/slot.py``: a connection takes a slot when the kernel first needs it and
 # gives it back once closed and unreferenced; half ``h`` of the kernel is half ``h & 1`` of the connection in slot
@@ -263,13 +266,20 @@ HALF = _ordered_dtype(
 # SctpParams; mss = user data of a full DATA chunk, iw = initial cwnd in bytes, delack / delack_s = delayed SACK):
 # mtu, max_burst, burst_pkts (1: Max.Burst counts packets), miss_thr, htna, fast_rec, ss_min / idle_min (floors in
 # MTUs), sack_every, cookie (bytes), cookie_data (1: DATA may ride on COOKIE-ECHO), max_init (Max.Init.Retransmits).
+# Give-up rules (``kernel.giveup``): dead (1 once a transport gave the connection up: the kernel hands it nothing
+# more), max_rxt (retransmission timeouts in a row after which it is given up: TCP's TCP_MAXRXTSHIFT, SCTP's
+# Association.Max.Retrans; -1 never), TCP: syn_bsd (1: SYN retransmissions follow BSD's tcp_syn_backoff table, not
+# doubling), synack_max (SYN-ACK retransmissions by the passive side's timer, BSD's SYNCACHE_MAXREXMTS; -1 no limit),
+# keepinit (connection-establishment timer, s; inf none).
 CONN = _ordered_dtype(
     # hot, per packet: the first 3 cache lines
-    "proto n_pkts rt:2 mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart tick_s:f "
+    "proto dead n_pkts rt:2 mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart "
+    "tick_s:f "
     "min_rto:f max_rto:f multistream closer fin_queued opened total:2 written:2 done:2 "
     # cold: set-up, close and SCTP
     "cid keep client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f rto_ss bare_ack "
-    "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data max_init")
+    "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data max_init "
+    "max_rxt syn_bsd synack_max keepinit:f")
 
 # Per connection number (``cid``), what the kernel reads before the connection has a slot or after it gave it
 # back: slot (-1 none yet, -2 given back), par (its row of parameters in S.conn_par, CONN records copied into
@@ -303,7 +313,8 @@ PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chu
 # entries [base, base + cap) of S.ring), flu_ptr/flu_p0/flu_p1 (its pieces of S.fluid), n_tx, n_drop_q,
 # n_drop_l, has_fluid (0 none, 1 continuous, 2 chunks of packet size), n_offered (numbers the forced drops),
 # drop_ptr/drop_p1 (its part of S.drops), loss_arrival (1: loss strikes before the queue), lane (the lane its
-# arrivals go to, -1: the heap). Floats: rate_Bps (bytes/s), prop_s, loss, free_at, w (continuous fluid:
+# arrivals go to, -1: the heap), spare_retx (bit ``1 << proto`` set: that transport's retransmitted packets are
+# never lost at random on this link). Floats: rate_Bps (bytes/s), prop_s, loss, free_at, w (continuous fluid:
 # unfinished work, bytes), t_last, bytes_tx, flu_pkt, bmax, flu_in, flu_drop, qbytes (queued, including the
 # one in transmission), flu_next (chunked fluid: next chunk time), pkt_rate (continuous fluid: packet arrival
 # rate estimate, bytes/s), pkt_t. Buffer statistics over the occupancy samples a queue trace would record
@@ -312,7 +323,8 @@ PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chu
 LINK = _ordered_dtype(
     # hot, per packet offered (link_enqueue, in the order it reads them): the first 3 of the row's 5 cache lines
     # (a server's link at chapter 2's scale was last touched a round trip ago: each line read is a miss)
-    "n_offered loss_arrival drop_ptr drop_p1 loss:f has_fluid ring_cap ring_base ring_head ring_n free_at:f qbytes:f "
+    "n_offered loss_arrival drop_ptr drop_p1 loss:f spare_retx has_fluid ring_cap ring_base ring_head ring_n free_at:f "
+    "qbytes:f "
     "hdr qlim qlim_bytes q_n q_sum:f q_peak:f rate_Bps:f n_tx bytes_tx:f lane prop_s:f "
     # cold: fluid background, drop counters
     "flu_ptr flu_p0 flu_p1 n_drop_q n_drop_l w:f t_last:f flu_pkt:f bmax:f flu_in:f flu_drop:f flu_next:f "

@@ -31,6 +31,7 @@ from .lane import lane_push, push
 from .layout import (
     EV_ARRIVE,
     F_CBR,
+    F_RETX,
     OVF_PKTTR,
     OVF_POOL,
     OVF_QTR,
@@ -353,16 +354,22 @@ def link_occupancy(S, lnk):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _loss_strikes(S, lnk, offered):
-    """Return True if the ``offered``-th packet offered to link ``lnk`` is lost: named in its
-    drop_sequence, or drawn lost from its stream (drawn only when not named)."""
+def _loss_strikes(S, lnk, offered, p):
+    """Return True if packet ``p``, the ``offered``-th packet offered to link ``lnk``, is lost: named in its
+    drop_sequence, or drawn lost from its stream (drawn only when not named, and not for a retransmission of a
+    transport the link spares: ``spare_retx``, which takes no draw, as if it went another way)."""
     link = S.link
     dp = link[lnk].drop_ptr
     if dp < link[lnk].drop_p1 and S.drops[dp] == offered:
         link[lnk].drop_ptr = dp + 1
         return True
     loss = link[lnk].loss
-    return loss > 0.0 and uniform(S.rng, lnk) < loss
+    if loss <= 0.0:
+        return False
+    spare = link[lnk].spare_retx
+    if spare != 0 and S.pkt[p].flags & F_RETX and (spare >> S.conn[S.pkt[p].conn].proto) & 1:
+        return False
+    return uniform(S.rng, lnk) < loss
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -399,7 +406,7 @@ def link_enqueue(S, lnk, p, t):
     offered = link[lnk].n_offered
     link[lnk].n_offered = offered + 1
     arrival_loss = link[lnk].loss_arrival == 1
-    if arrival_loss and _loss_strikes(S, lnk, offered):
+    if arrival_loss and _loss_strikes(S, lnk, offered, p):
         outline(_drop_lost, (S, p, lnk, t))
         return 0
     if link[lnk].has_fluid == 2:
@@ -462,7 +469,7 @@ def link_enqueue(S, lnk, p, t):
     link[lnk].n_tx += 1
     link[lnk].bytes_tx += size
     _queue_sample(S, lnk, t, tracing)
-    if not arrival_loss and _loss_strikes(S, lnk, offered):
+    if not arrival_loss and _loss_strikes(S, lnk, offered, p):
         outline(_drop_lost, (S, p, lnk, dep))
         return 0
     q = link[lnk].lane

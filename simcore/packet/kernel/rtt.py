@@ -97,6 +97,19 @@ def rto_arm(S, h, t):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def rto_arm_at(S, h, dl, t):
+    """(Re)start half ``h``'s retransmission timer, at ``t``, to fire at the time ``dl`` (not from the RTO: a
+    give-up deadline, ``kernel.giveup``); lazy as ``rto_arm``, its event always in the heap (any time is fine)."""
+    half = S.half
+    half[h].rto_deadline = dl
+    if half[h].rto_ev == 0 or half[h].rto_ev_t > dl:
+        half[h].rto_gen += 1
+        push(S, dl, EV_RTO, half[h].rto_gen * S.st[0].n_halves + h)
+        half[h].rto_ev = 1
+        half[h].rto_ev_t = dl
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rto_fired(S, a, t):
     """Handle an ``EV_RTO`` event of argument ``a`` at ``t``: return the half whose retransmission timer
     has expired, or -1 (a stale event, a stopped timer, or one restarted later: then pushed again)."""

@@ -5,7 +5,8 @@ connection's protocol column ``S.conn[c].proto`` (``PROTO_TCP``; a second transp
 Events (from the event loop, ``kernel.loop.run``): ``on_arrival`` (a transport packet reaches its host),
 ``on_open`` (``EV_OPEN``), ``on_timer`` (``EV_RTO``; the shared lazy timer of ``kernel.rtt`` says which half
 expired), ``on_delack`` (``EV_DELACK``). Requests (from the application layer, ``kernel.app``):
-``send_available`` (new data, or a relay fed some), ``close_half`` (the closer is done).
+``send_available`` (new data, or a relay fed some), ``close_half`` (the closer is done). A connection its
+transport gave up (``S.conn[c].dead``, ``kernel.giveup``) gets none of them.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ from .rtt import rto_fired
 @njit(cache=True, inline="always")
 def on_arrival(S, p, t):
     """Packet ``p`` of a connection has reached the far end of its route."""
-    proto = S.conn[S.pkt[p].conn].proto
+    c = S.pkt[p].conn
+    if S.conn[c].dead == 1:
+        return
+    proto = S.conn[c].proto
     if proto == L.PROTO_TCP:
         tcp_arrive(S, p, t)
     elif proto == L.PROTO_SCTP:
@@ -44,7 +48,7 @@ def on_open(S, c, t):
 def on_timer(S, a, t):
     """``EV_RTO`` of argument ``a``: if a half's retransmission timer has expired, its transport handles it."""
     h = rto_fired(S, a, t)
-    if h >= 0:
+    if h >= 0 and S.conn[h >> 1].dead == 0:
         if S.conn[h >> 1].proto == L.PROTO_TCP:
             tcp_rto(S, h, t)
         elif S.conn[h >> 1].proto == L.PROTO_SCTP:
@@ -55,6 +59,8 @@ def on_timer(S, a, t):
 def on_delack(S, a, t):
     """``EV_DELACK`` of argument ``a = gen * n_halves + r``: the delayed-ACK timer of receiver ``r``."""
     r = a % S.st[0].n_halves
+    if S.conn[r >> 1].dead == 1:
+        return
     if S.conn[r >> 1].proto == L.PROTO_TCP:
         tcp_delack(S, a, t)
     elif S.conn[r >> 1].proto == L.PROTO_SCTP:
@@ -64,6 +70,8 @@ def on_delack(S, a, t):
 @njit(cache=True, inline="always")
 def send_available(S, h, t):
     """The application has made data available on half ``h``: send what the transport allows."""
+    if S.conn[h >> 1].dead == 1:
+        return
     if S.conn[h >> 1].proto == L.PROTO_TCP:
         outline(try_send, (S, h, t))  # per message written, not per packet
     elif S.conn[h >> 1].proto == L.PROTO_SCTP:
@@ -75,6 +83,8 @@ def close_half(S, h, t):
     """The application closes half ``h`` after the data it has written. Once per connection: ``kernel.app`` calls
     it through ``outline`` (``kernel.app._relays_or_close``), so that its transports' close paths are compiled once,
     not in each of the five places ``maybe_close`` is inlined."""
+    if S.conn[h >> 1].dead == 1:
+        return
     if S.conn[h >> 1].proto == L.PROTO_TCP:
         tcp_close(S, h, t)
     elif S.conn[h >> 1].proto == L.PROTO_SCTP:

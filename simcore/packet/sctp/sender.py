@@ -23,6 +23,7 @@ from .._numba import outline as O  # O.one_signature: see _numba.outline
 from .._numba.outline import outline
 from ..kernel import layout as L
 from ..kernel.delack import delack_cancel
+from ..kernel.giveup import give_up
 from ..kernel.link import alloc, inject, inject_call, route, take_row
 from ..kernel.rtt import rto_arm, rto_backoff, rtt_sample
 from ..kernel.trace import trace_tcp
@@ -336,6 +337,8 @@ def on_sack(S, s, p, t):
     else:
         half[s].snd_una = half[s].snd_max
     cum_adv = base > base0
+    if cum_adv:
+        half[s].rxt_shift = 0  # sec. 8.1: an outstanding TSN acknowledged clears the error counter
     if half[s].rtt_seq >= 0 and half[s].snd_una >= half[s].rtt_seq:
         rtt_sample(S, s, half[s].rtt_t0, t)
         half[s].rtt_seq = -1
@@ -376,6 +379,11 @@ def on_t3(S, h, t):
     c = h >> 1
     if half[h].seg_n == 0:
         half[h].rto_deadline = _INF  # nothing outstanding: stop the timer, else send_data never re-arms it
+        return
+    shift = half[h].rxt_shift + 1  # the association's error counter (sec. 8.1), reset by a SACK of new data
+    half[h].rxt_shift = shift
+    if 0 <= S.conn[c].max_rxt < shift:  # Association.Max.Retrans exceeded: the peer is unreachable
+        give_up(S, h, t)
         return
     half[h].n_timeout += 1
     cw, ss = on_t3_expiry(half[h].cwnd, S.conn[c].mtu, S.conn[c].ss_min)

@@ -18,12 +18,16 @@ from numba import njit
 from .._numba.outline import one_signature, outline
 from ..kernel import layout as L
 from ..kernel.delack import delack_cancel
+from ..kernel.giveup import give_up
 from ..kernel.link import alloc, give_row, inject, route, take_row
 from ..kernel.ooo import ooo_report
-from ..kernel.rtt import rto_after_syn_timeout, rto_arm, rto_backoff, rtt_sample
+from ..kernel.rtt import rto_after_syn_timeout, rto_arm, rto_arm_at, rto_backoff, rto_deadline, rtt_sample
 from ..kernel.trace import trace_tcp
 
 _INF = math.inf
+# BSD's tcp_syn_backoff (FreeBSD 4.x tcp_timer.c): the SYN's retransmission timer is the base RTO times this
+# entry for the n-th retransmission (then doubling, capped), not doubled from the start
+_SYN_BACKOFF = (1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 64.0, 64.0)
 
 
 @one_signature
@@ -136,7 +140,53 @@ def open_half(S, h, t):
     half[h].rtt_seq = 1
     half[h].rtt_t0 = t
     outline(send_segment, (S, h, off, t, False))
-    rto_arm(S, h, t)
+    keep = conn[c].keepinit
+    if h & 1 == 0 and keep < _INF:  # the opener's connection-establishment timer, on its clock's ticks
+        tick = conn[c].tick_s
+        half[h].giveup_t = t + keep if tick <= 0.0 else math.ceil((t + keep) / tick - 1e-9) * tick
+    _syn_arm(S, h, t)
+
+
+@njit(cache=True, inline="always")
+def _syn_arm(S, h, t):
+    """Start the retransmission timer of a SYN (or SYN-ACK), no later than the connection-establishment
+    timer's expiry (``giveup_t``, inf without one)."""
+    limit = S.half[h].giveup_t
+    if rto_deadline(S, h, t) > limit:
+        rto_arm_at(S, h, limit, t)
+    else:
+        rto_arm(S, h, t)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def syn_timeout(S, h, t):
+    """The retransmission timer of half ``h`` expired while its SYN (opener) or SYN-ACK (passive side) is
+    unacknowledged: give the connection up at the opener's connection-establishment timer (``giveup_t``) or
+    after ``max_rxt`` retransmissions; a passive side stops retransmitting its SYN-ACK after ``synack_max``
+    (BSD's SYN cache drops the entry: a SYN arriving later is still answered, but a connection its opener
+    already took as made fails); else back off (doubling, or BSD's SYN table) and send the SYN again."""
+    half = S.half
+    c = h >> 1
+    conn = S.conn
+    passive = h & 1 == 1
+    if not passive and (t >= half[h].giveup_t or 0 <= conn[c].max_rxt <= half[h].syn_retx):
+        give_up(S, h, t)
+        return
+    if passive and 0 <= conn[c].synack_max <= half[h].syn_retx:
+        # BSD's SYN cache forgets the half-open connection. If the opener still waits for a SYN-ACK, its next SYN
+        # starts over (answered: ``tcp.events``); if it took the connection as made (its ACK was lost), its next
+        # segment would draw a RST, or it waits forever with nothing to send: either way the connection fails.
+        if half[h ^ 1].state == L.S_EST:
+            give_up(S, h, t)
+        return  # the timer stays stopped
+    rto_backoff(S, h)
+    half[h].n_timeout += 1
+    half[h].syn_retx += 1
+    if conn[c].syn_bsd == 1 and not passive:
+        k = min(half[h].syn_retx, len(_SYN_BACKOFF) - 1)
+        half[h].rto = min(max(conn[c].init_rto * _SYN_BACKOFF[k], conn[c].min_rto), conn[c].max_rto)
+    outline(send_segment, (S, h, 0, t, True))
+    _syn_arm(S, h, t)
 
 
 @one_signature
@@ -423,6 +473,7 @@ def on_ack(S, h, p, t):
         acked = ack - una
         half[h].snd_una = ack
         half[h].lt_bytes = 0
+        half[h].rxt_shift = 0
         if half[h].snd_nxt < ack:
             half[h].snd_nxt = ack
             half[h].seg_nxt = 0
@@ -506,13 +557,16 @@ def on_rto(S, h, t):
     half[h].rto_deadline = _INF
     if smax == una:
         return
+    if half[h].state == L.S_SYN:
+        outline(syn_timeout, (S, h, t))
+        return
+    shift = half[h].rxt_shift + 1  # BSD's t_rxtshift: timeouts since new data was last acknowledged
+    half[h].rxt_shift = shift
+    if 0 <= S.conn[c].max_rxt < shift:
+        outline(give_up, (S, h, t))
+        return
     rto_backoff(S, h)
     half[h].n_timeout += 1
-    if half[h].state == L.S_SYN:
-        half[h].syn_retx += 1
-        outline(send_segment, (S, h, 0, t, True))
-        rto_arm(S, h, t)
-        return
     ss = max((smax - una) / 2.0, 2.0 * mss)  # RFC 5681 eq. 4, FlightSize = all data outstanding
     if una < half[h].recover and S.conn[c].rto_ss == 0:
         # a loss episode not over yet (a fast retransmit or timeout set recover): this window was reduced
