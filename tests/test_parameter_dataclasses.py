@@ -245,7 +245,6 @@ def test_the_issues_ftp_example_runs():
     """Issue 29: FtpParams(file_size_bytes=np.int64(10240)) passed validation, then run_transfer failed with
     "object of type 'numpy.int64' has no len()"; n_files=np.uint8 was stored as np.uint8."""
     from simcore.ftp import FtpParams, run_transfer
-    from simcore.ftp.readings import Reading, reading_params
 
     p = FtpParams(n_files=np.uint8(2), file_size_bytes=np.int64(10240))
     assert type(p.n_files) is int and type(p.file_size_bytes) is int
