@@ -40,8 +40,9 @@ def _http10_ms(_setting=None) -> float:
 
 def _http10_explanation(_setting=None) -> str:
     c = packet_counts(_report("1.0"))
-    return (f"HTTP/1.0 makes one handshake per object: 6 objects × (SYN + ACK + GET) = {c['n_ctrl_packets']} control "
-            f"packets at 266 ms and {c['n_data_packets']} data packets at 738 ms: {c['n_ctrl_packets']} × 266 + {c['n_data_packets']} × 738 = "
+    ctrl, data = c["n_ctrl_packets"], c["n_data_packets"]
+    return (f"HTTP/1.0 makes one handshake per object: 6 objects × (SYN + ACK + GET) = {ctrl} control "
+            f"packets at 266 ms and {data} data packets at 738 ms: {ctrl} × 266 + {data} × 738 = "
             f"{_http10_ms():.0f} ms. Every packet waits for the one before it, so the time is just their sum.")
 
 

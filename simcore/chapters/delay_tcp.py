@@ -19,7 +19,6 @@ import plotly.graph_objects as go
 
 from simcore.chapters.capture_button import CaptureButton, attach
 from simcore.delay.tcp_view import (
-    HANDSHAKES,
     TCP_MODES,
     TcpPageParams,
     TcpPageResult,
