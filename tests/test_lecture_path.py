@@ -33,7 +33,7 @@ MAIN_PATH_WORDS = {
     "01_admission_control": 3540,
     "02_satellite_proxies": 3698,
     "03_ftp_sctp": 1372,
-    "04_delay_model": 5161,
+    "04_delay_model": 1391,
     "05_object_packaging": 1434,
 }
 # lines of the main path that wrap at 1400 px with the file browser open (simcore.lecture.wrapping_lines: each
@@ -44,7 +44,7 @@ WRAPPING_LINES = {
     "01_admission_control": 73,
     "02_satellite_proxies": 14,
     "03_ftp_sctp": 0,
-    "04_delay_model": 3,
+    "04_delay_model": 0,
     "05_object_packaging": 0,
 }
 # Development history has no place in student text: phrases found (or typical), as regexes, case-insensitive.
