@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from simcore._validate import check_choice, check_int
+from simcore._validate import check_bool, check_choice, check_int, store_python_numbers
 
 from .paper import SIZE_BYTES, SIZES, paper_table, reduction_pct
 from .params import ObjpackParams
@@ -56,6 +56,12 @@ class Reading:
     client_ack_before_fin: bool = False
 
     def __post_init__(self):
+        store_python_numbers(self)
+        for f in ("name", "says"):
+            if not isinstance(getattr(self, f), str) or not getattr(self, f).strip():
+                raise ValueError(f"{f}={getattr(self, f)!r} is not allowed: must be a non-empty string")
+        for f in ("bare_handshake_ack", "get_acked_alone", "header_segment", "client_ack_before_fin"):
+            check_bool(f, getattr(self, f))
         check_choice("server_fin", self.server_fin, FIN_CHOICES)
 
 
