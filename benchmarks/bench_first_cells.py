@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT = ["00_start_here", "00b_tcp_primer", "01_admission_control", "02_satellite_proxies", "03_ftp_sctp",
-           "04_delay_model", "05_object_packaging"]
+DEFAULT = ["00_start_here", "00b_tcp_primer", "00c_reliable_transfer", "01_admission_control", "02_satellite_proxies",
+           "03_ftp_sctp", "04_delay_model", "05_object_packaging"]
 
 
 def first_cells(notebook: Path) -> list[str]:

@@ -26,6 +26,7 @@ FigureBuilder = Callable[[], dict[str, go.Figure]]
 CHAPTER_MODULES: dict[str, str] = {
     "start_here": "simcore.chapters.start_here",
     "tcp_primer": "simcore.chapters.tcp_primer",
+    "reliable_transfer": "simcore.chapters.reliable_transfer",
     "admission": "simcore.chapters.admission",
     "satellite": "simcore.chapters.satellite_figures",
     "delay": "simcore.chapters.delay",

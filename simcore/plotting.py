@@ -81,6 +81,14 @@ COLORS: dict[str, str] = {
     "persistent": "#0072B2",
     "multiplexed": "#009E73",
     "pipelined": "#CC79A7",
+    # reliable data transfer (chapter 0c): the three protocols, and what a space-time diagram shows
+    "stop-and-wait": "#E69F00",
+    "GBN": "#0072B2",
+    "SR": "#009E73",
+    "data packet": "#0072B2",
+    "retransmission": "#CC79A7",
+    "ACK": "#009E73",
+    "timeout": "#000000",
     # levels
     "fluid": "#56B4E9",
     "packet": "#0072B2",

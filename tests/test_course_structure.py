@@ -27,7 +27,7 @@ def _built() -> list[Path]:
 
 def test_the_existing_chapters_are_checked():
     names = {p.name for p in _built()}
-    assert {"00_start_here.ipynb", "00b_tcp_primer.ipynb", "01_admission_control.ipynb",
+    assert {"00_start_here.ipynb", "00b_tcp_primer.ipynb", "00c_reliable_transfer.ipynb", "01_admission_control.ipynb",
             "02_satellite_proxies.ipynb", "03_ftp_sctp.ipynb", "04_delay_model.ipynb",
             "05_object_packaging.ipynb"} <= names
 

@@ -217,7 +217,51 @@ def _cases():
             lambda p: make_workload(p, 1, 7).reply_bytes.tobytes()),
     }
     cases.update(_packet_case())
+    cases.update(_reliable_transfer_cases())
     return cases
+
+
+def _reliable_transfer_cases():
+    from simcore.aimd import TwoFlowSetting, run_two_flows
+    from simcore.chapters import reliable_transfer, reliable_transfer_aimd, reliable_transfer_rtt
+    from simcore.grading.identity import Grid, Nice
+    from simcore.rdt import RdtParams, simulate_rdt
+    from simcore.rto import EstimatorParams, ProbeSetting, estimate, measure_probes
+
+    def rdt(r):
+        return r.data_start_s.tobytes(), r.data_action.tobytes(), r.end_s
+
+    probe = ProbeSetting(rtt_ms=60.0, rate_mbps=2.0, buffer_packets=12, tcp_start_s=0.5, loss_pct=1.0,
+                         probe_interval_ms=25.0, duration_s=2.0, seed=3)
+    return {
+        "simcore.rdt.params.RdtParams": (
+            RdtParams(protocol="sr", window=6, packet_bytes=800, ack_bytes=40, rate_bps=2e6, rtt_s=0.02,
+                      timeout_s=0.03, loss_data=0.1, loss_ack=0.05, duration_s=1.0, drop_data=(2, 7), max_sends=300),
+            lambda p: rdt(simulate_rdt(p, 4))),
+        "simcore.rto.estimator.EstimatorParams": (
+            EstimatorParams(alpha=0.25, beta=0.5, k=2.0, min_timeout_s=0.05, max_timeout_s=30.0,
+                            initial_timeout_s=2.0),
+            lambda p: estimate([0.1, 0.3, 0.2], p).timeout_s.tobytes()),
+        "simcore.rto.probes.ProbeSetting": (probe, lambda s: measure_probes(s).rtt_s.tobytes()),
+        "simcore.aimd.two_flows.TwoFlowSetting": (
+            TwoFlowSetting(rate_mbps=2.0, buffer_packets=10, rtt2_ms=60.0, start2_s=0.5, duration_s=2.0,
+                           loss_pct=0.5, seed=2, sample_s=0.05),
+            lambda s: run_two_flows(s).rate2_bps.tobytes()),
+        "simcore.chapters.reliable_transfer.ArqSetting": (
+            reliable_transfer.ArqSetting(protocol="sr", window=6, loss_data_pct=5.0, rtt_ms=20.0, rate_mbps=2.0,
+                                         timeout_ms=30.0, seed=2),
+            lambda s: rdt(reliable_transfer.run(s))),
+        "simcore.chapters.reliable_transfer_rtt.RttSetting": (
+            reliable_transfer_rtt.RttSetting(buffer_packets=20, tcp_start_s=1.0, loss_pct=0.5, alpha=0.25, k=2.0,
+                                             rule="last", seed=2),
+            lambda s: reliable_transfer_rtt.replay(s).sample_s.tobytes()),
+        "simcore.chapters.reliable_transfer_aimd.FairnessSetting": (
+            reliable_transfer_aimd.FairnessSetting(rtt2_ms=60.0, start2_s=1.0, buffer_packets=10, rate_mbps=2.0,
+                                                   duration_s=10.0, loss_pct=0.5, seed=2),
+            lambda s: reliable_transfer_aimd.run(s).rate1_bps.tobytes()),
+        "simcore.grading.identity.Grid": (Grid(0.8, 0.95, 0.05), lambda g: g.pick(0.5)),
+        "simcore.grading.identity.Nice": (Nice(20, 400, digits=2), lambda g: g.pick(0.5)),
+    }
 
 
 @pytest.fixture(scope="module")

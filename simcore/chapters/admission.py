@@ -3,9 +3,10 @@
 The thesis ran 11 scenarios (HTTP, FTP, Reserve, Ticket with 30, 33 or 36 sockets, figure 6) at three
 server loads (100 %, 75 %, 50 % of the required bandwidth) in two experiments (figures 7-9 and 17-19),
 each compared with 'HTTP' on 30 sockets at the same load on the same clients. The grid's sweep and the
-tables beside the thesis's numbers are in ``admission_tables``, the live panel in ``admission_panel``, the
-chronology chart in ``admission_chronology`` (all re-exported here). This module adds the Erlang-B / ciw
-cross-check, the static figures and the warmer.
+tables beside the thesis's numbers are in ``admission_tables`` (as text: ``admission_text``), the live panel
+in ``admission_panel``, its predictions in ``admission_predict``, the chronology chart in
+``admission_chronology`` (all re-exported here). This module adds the Erlang-B / ciw cross-check, the static
+figures and the warmer.
 """
 
 from __future__ import annotations
@@ -20,22 +21,26 @@ from simcore import theory
 from simcore.admission import LOADS, POLICIES, AdmissionParams, Workload, simulate_admission
 from simcore.chapters.admission_chronology import chronology_figure
 from simcore.chapters.admission_panel import PanelSetting, make_panel
+from simcore.chapters.admission_predict import bound_prediction, panel_predictions
 from simcore.chapters.admission_tables import (
     BAR_FIGURES,
     LOAD_LABELS,
     TABLE_FIGURE,
     bound_table,
     findings,
-    format_bounds,
-    format_findings,
-    format_relative_times,
-    format_reproduction,
     relative_times,
     reproduction_table,
     run_thesis_sweep,
     scenario_record,
     sweep_grid,
     thesis_share_check,
+)
+from simcore.chapters.admission_text import (
+    format_bounds,
+    format_findings,
+    format_headline,
+    format_relative_times,
+    format_reproduction,
 )
 from simcore.figures import register_figures
 from simcore.plotting import color_for
@@ -52,6 +57,7 @@ __all__ = [
     "run_thesis_sweep",
     "reproduction_table",
     "format_reproduction",
+    "format_headline",
     "bound_table",
     "format_bounds",
     "relative_times",
@@ -66,6 +72,8 @@ __all__ = [
     "table_bar_figure",
     "bound_figure",
     "make_panel",
+    "panel_predictions",
+    "bound_prediction",
     "figures",
     "warm",
 ]
@@ -227,7 +235,9 @@ def _bound_figure(rel: list[dict]) -> go.Figure:
             row=1,
             col=i,
         )
-    fig.update_yaxes(type="log", range=[np.log10(40), np.log10(2500)])
+    # log axis labelled at decades only (the thesis's 1,842 % beside ideals of 100-200 %), minor ticks between
+    fig.update_yaxes(type="log", range=[np.log10(40), np.log10(2500)], dtick=1, exponentformat="none",
+                     separatethousands=True, minor=dict(ticks="outside", ticklen=4, showgrid=True))
     fig.update_yaxes(title_text="% of HTTP-30 at sufficient load", row=1, col=1)
     fig.update_layout(
         template="plotly_white",

@@ -1,18 +1,21 @@
 """Chapter 1's chronology chart (thesis figures 10-13 and 21-24): one bar per client, and the server's demand.
 
-Bottom: one horizontal bar per client (arrival order), from its arrival to its last byte: waiting
-segments in ``color_for("waiting")``, connected segments (a socket held) in ``color_for("connected")``,
-a dot at every connection attempt (refused attempts in ``color_for("drop")``). Hovering a bar tells the
-client's story. Top, on the same time axis: the demand on the server (the sum of the access rates of
-every client in session, waiting or connected) against the demand it satisfied (the bytes/s it sends),
-with its capacity. Built for speed, so a live panel can redraw it on every slider move: each kind of
-segment is drawn as ONE SVG path (a layout shape; a trace with gaps costs one SVG element per segment,
-about 1,600 here, and took most of the redraw), thousands of attempts are ticks in one image, and a
-trace that draws nothing (mode "none") through every segment's start, middle and end carries the hover
-text. Legend entries are traces without points.
+Bottom: one horizontal bar per client (arrival order), from its arrival to its last byte: waiting segments
+in ``color_for("waiting")``, connected segments (a socket held) in ``color_for("connected")``, a dot at
+every connection attempt (refused attempts in ``color_for("drop")``). Hovering a bar tells the client's
+story. Top, on the same time axis: the demand on the server (the sum of the access rates of every client in
+session, waiting or connected) against the demand it satisfied (the bytes/s it sends), with its capacity, on
+a log axis labelled at decades: under overload the demand reaches 40 times the capacity, and on a linear
+axis 'sent' and the capacity would lie flat along its bottom. Built for speed, so a live panel can redraw it on
+every slider move: each kind of segment is drawn as ONE SVG path (a layout shape; a trace with gaps costs
+one SVG element per segment, about 1,600 here, and took most of the redraw), thousands of attempts are ticks
+in one image, and a trace that draws nothing (mode "none") through every segment's start, middle and end
+carries the hover text. Legend entries are traces without points.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import plotly.graph_objects as go
@@ -44,6 +47,15 @@ TRACE_NAMES = (
     "connected (hover)",
 )
 SEGMENT_WIDTH_PX = 2.5
+# Each thing this figure shows in a hue family of its own, told apart also under simulated deuteranopia and
+# protanopia (tests/chapters/test_admission_colours.py): bars yellow (waiting) and blue (connected), refused
+# attempts vermillion, the capacity grey; the demand wine red and what is sent black, as the thesis's red and
+# black; accepted attempts indigo (Tol's wine and indigo: Okabe-Ito's purple and green merge for deuteranopes)
+DEMAND_COLOR = "#882255"
+SENT_COLOR = "#000000"
+ACCEPTED_COLOR = "#332288"
+#: the demand plot's log axis starts this many times below the server's capacity (the first clients' demand)
+DEMAND_DECADES_BELOW = 1.5
 
 
 def chronology_segments(result: AdmissionResult) -> dict[str, np.ndarray]:
@@ -138,14 +150,12 @@ def _segment_hover(seg: np.ndarray, stories: list[str]) -> tuple[np.ndarray, np.
 def _styles() -> list[dict]:
     """Return each trace's style (TRACE_NAMES order), set when the figure is built."""
     return [
-        dict(mode="lines", line=dict(shape="hv", width=0.5, color=color_for("drop")), fill="tozeroy",
-             hoverinfo="skip"),
-        dict(mode="lines", line=dict(shape="hv", width=0.5, color="#000000"), fill="tozeroy",
-             hoverinfo="skip"),
-        dict(mode="lines", line=dict(color=color_for("bound"), dash="dash", width=1.5), hoverinfo="skip"),
+        dict(mode="lines", line=dict(shape="hv", width=1.5, color=DEMAND_COLOR), hoverinfo="skip"),
+        dict(mode="lines", line=dict(shape="hv", width=1.5, color=SENT_COLOR), hoverinfo="skip"),
+        dict(mode="lines", line=dict(color=color_for("bound"), dash="dash", width=2), hoverinfo="skip"),
         dict(mode="lines", line=dict(color=color_for("waiting"), width=SEGMENT_WIDTH_PX), hoverinfo="skip"),
         dict(mode="lines", line=dict(color=color_for("connected"), width=SEGMENT_WIDTH_PX), hoverinfo="skip"),
-        dict(mode="markers", marker=dict(color="#000000", size=7, symbol="line-ns-open", line_width=1.5),
+        dict(mode="markers", marker=dict(color=ACCEPTED_COLOR, size=7, symbol="line-ns-open", line_width=1.5),
              hovertemplate="client %{y}: attempt at %{x:.1f} s, accepted<extra></extra>"),
         dict(mode="markers", marker=dict(color=color_for("drop"), size=7, symbol="line-ns-open", line_width=1.5),
              hovertemplate="client %{y}: attempt at %{x:.1f} s, %{hovertext}<extra></extra>"),
@@ -170,7 +180,9 @@ def empty_chronology_figure(*, widget: bool = False, height: int = 720) -> go.Fi
     for i, (name, style) in enumerate(zip(TRACE_NAMES, _styles(), strict=True)):
         fig.add_scatter(name=name, **style, row=1 if i < 3 else 2, col=1, x=[None] if i in (3, 4) else None,
                         y=[None] if i in (3, 4) else None)
-    fig.update_yaxes(title_text="KB/s", row=1, col=1, rangemode="tozero")
+    # log axis, labelled at decades only (1, 10, 100, 1,000 KB/s), minor ticks between
+    fig.update_yaxes(title_text="KB/s (log)", type="log", dtick=1, exponentformat="none", separatethousands=True,
+                     minor=dict(ticks="inside", ticklen=3, showgrid=False), row=1, col=1)
     fig.update_yaxes(title_text="client (arrival order)", row=2, col=1)
     fig.update_xaxes(title_text="time since the window opened (s)", row=2, col=1)
     return fig
@@ -191,11 +203,13 @@ def draw_chronology(fig: go.Figure, result: AdmissionResult) -> dict[str, float]
     # last, lowest and highest step (every peak and trough stays; at most 2000 points per line)
     keep_d, keep_s = downsample_indices(demand, CURVE_POINTS), downsample_indices(served, CURVE_POINTS)
     # float32 on a grid of 1/4000 of the axis (a fraction of a pixel; hover shows no time): half the bytes
-    # of float64, and a deflated update half as large again
-    top = float(max(demand.max(), served.max(), result.capacity_Bps / 1024))
-    data = [dict(x=grid_float32(t[keep_d], end), y=grid_float32(demand[keep_d], top)),
-            dict(x=grid_float32(t[keep_s], end), y=grid_float32(served[keep_s], top)),
-            dict(x=[0.0, end], y=[result.capacity_Bps / 1024] * 2)]
+    # of float64, and a deflated update half as large again; the log axis's lowest value sets the grid
+    cap = result.capacity_Bps / 1024
+    top = float(max(demand.max(), served.max(), cap))
+    low = cap / 10**DEMAND_DECADES_BELOW
+    data = [dict(x=grid_float32(t[keep_d], end), y=grid_float32(demand[keep_d], low)),
+            dict(x=grid_float32(t[keep_s], end), y=grid_float32(served[keep_s], low)),
+            dict(x=[0.0, end], y=[cap] * 2)]
     data += [dict(x=[None], y=[None]), dict(x=[None], y=[None])]  # legend entries only
     shapes = [dict(type="path", path=_segment_path(seg[kind]), xref="x2", yref="y2", layer="between",
                    line=dict(color=color_for(kind), width=SEGMENT_WIDTH_PX)) for kind in ("waiting", "connected")]
@@ -216,6 +230,7 @@ def draw_chronology(fig: go.Figure, result: AdmissionResult) -> dict[str, float]
     fig.layout.shapes = shapes
     fig.layout.images = images
     fig.update_yaxes(range=[result.arrival_s.size - 0.5, -0.5], row=2, col=1)
+    fig.update_yaxes(range=[math.log10(low), math.log10(1.6 * top)], row=1, col=1)
     fig.update_xaxes(range=[0.0, end * 1.01 + 1e-9])
     return {
         "clients": float(result.arrival_s.size),

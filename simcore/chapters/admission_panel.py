@@ -48,7 +48,13 @@ BAR_NAMES = (
     "waiting (mean per client)",
     "hard lower bound on the mean",
     "thesis's number",
+    "thesis's number, above the axis (value written)",
 )
+#: the bar axis reaches this far above the highest of our bars and the bound; a thesis number more than
+#: THESIS_CLIP times that is drawn at the top edge with its value written (the thesis's heavy-overload
+#: sessions, up to 2,184 s, would otherwise squeeze bars of 150-350 s into the bottom quarter)
+BAR_HEADROOM = 1.15
+THESIS_CLIP = 2.0
 
 
 @dataclass(frozen=True)
@@ -189,14 +195,37 @@ def _thesis_values(s: PanelSetting) -> tuple[list, str]:
     return vals, f"thesis's number (fig. {TABLE_FIGURE[(s.experiment, load)]})"
 
 
+def bar_axis(ours: list[float], thesis: list) -> tuple[float, list, list]:
+    """Return (top of the y axis in s, thesis values drawn as diamonds, thesis values above the axis).
+
+    The axis shows our bars and the bound (``ours``) with some headroom; thesis numbers (None where the
+    thesis has none) join the axis when they are within ``THESIS_CLIP`` times the highest of ours, else
+    every one of them above the axis is marked at its top edge instead (a marked break, value written)."""
+    high = max(ours)
+    shown = [v for v in thesis if v is not None]
+    if shown and max(shown) <= THESIS_CLIP * high:
+        high = max(high, max(shown))
+    top = BAR_HEADROOM * high
+    inside = [v if v is not None and v <= top else None for v in thesis]
+    above = [v if v is not None and v > top else None for v in thesis]
+    return top, inside, above
+
+
 def _bar_styles() -> list[dict]:
-    """Return each bar-figure trace's style, set when the figure is built."""
+    """Return each bar-figure trace's style, set when the figure is built: connected and waiting in the
+    chronology's colours (the policies are named on the axis), the bound grey and dashed, the thesis's
+    numbers as diamonds, and those above the axis as a triangle at its top edge with the value written."""
     hover = "%{hovertext}<extra></extra>"
+    paper = color_for("paper")
     return [
-        dict(hovertemplate=hover),
-        dict(marker=dict(color=color_for("waiting")), hovertemplate=hover),
-        dict(mode="lines", line=dict(color=color_for("bound"), dash="dash", width=3)),
-        dict(mode="markers", marker=dict(color=color_for("paper"), symbol="diamond", size=13, line_width=1)),
+        dict(marker=dict(color=color_for("connected")), hovertemplate=hover),
+        dict(marker=dict(color=color_for("waiting"), line=dict(color="#7f7a00", width=1)), hovertemplate=hover),
+        dict(mode="lines", line=dict(color=color_for("bound"), dash="dash", width=3), hoverinfo="skip"),
+        dict(mode="markers", marker=dict(color=paper, symbol="diamond", size=13, line_width=1),
+             hovertemplate="%{x}: thesis %{y:,.0f} s<extra></extra>"),
+        dict(mode="markers+text", marker=dict(color=paper, symbol="triangle-up", size=13, line_width=1),
+             textposition="bottom center", textfont=dict(color=paper, size=12), cliponaxis=False,
+             hovertemplate="%{x}: thesis %{customdata:,.0f} s, above this axis<extra></extra>"),
     ]
 
 
@@ -205,7 +234,6 @@ def _draw_bars(fig, s: PanelSetting, out: dict) -> None:
     x = _bar_labels(s)
     connected = [float(np.nanmean(r.connected_s)) for r in results]
     waiting = [float(np.nanmean(r.waiting_s)) for r in results]
-    colors = [color_for("HTTP")] + [color_for(p) for p in POLICIES]
     hover = [
         f"{lab}: mean session {c + w:.1f} s = {c:.1f} connected + {w:.1f} waiting; "
         f"{r.attempts.mean():.1f} attempts per client"
@@ -213,17 +241,20 @@ def _draw_bars(fig, s: PanelSetting, out: dict) -> None:
     ]
     bound = out["control"].lower_bound_mean_session_s
     thesis, thesis_name = _thesis_values(s)
+    totals = [c + w for c, w in zip(connected, waiting, strict=True)]
+    top, inside, above = bar_axis([*totals, bound], thesis)
     values = [
         dict(x=x, y=connected, hovertext=hover, name=BAR_NAMES[0]),
         dict(x=x, y=waiting, hovertext=hover, name=BAR_NAMES[1]),
         dict(x=[x[0], x[-1]], y=[bound, bound], name=f"{BAR_NAMES[2]} ({bound:.0f} s)"),
-        dict(x=x, y=thesis, name=thesis_name),
+        dict(x=x, y=inside, name=thesis_name),
+        dict(x=x, y=[0.97 * top if v is not None else None for v in above], customdata=above,
+             text=[f"{v:,.0f} s" if v is not None else "" for v in above],
+             name=BAR_NAMES[4], showlegend=any(v is not None for v in above)),
     ]
     for trace, v in zip(fig.data, values, strict=True):  # styles were set at creation
         trace.update(**v)
-    fig.data[0].update(marker_color=colors)
-    top = max([c + w for c, w in zip(connected, waiting, strict=True)] + [v for v in thesis if v is not None])
-    fig.update_yaxes(range=[0, 1.08 * top])
+    fig.update_yaxes(range=[0, top])
 
 
 def _empty_bars():
@@ -231,9 +262,9 @@ def _empty_bars():
     styles = _bar_styles()
     fig.add_bar(name=BAR_NAMES[0], **styles[0])
     fig.add_bar(name=BAR_NAMES[1], **styles[1])
-    fig.add_scatter(name=BAR_NAMES[2], **styles[2])
-    fig.add_scatter(name=BAR_NAMES[3], **styles[3])
-    fig.update_layout(barmode="stack")
+    for name, style in zip(BAR_NAMES[2:], styles[2:], strict=True):
+        fig.add_scatter(name=name, **style)
+    fig.update_layout(barmode="stack", legend_traceorder="normal")
     return fig
 
 
@@ -259,9 +290,11 @@ def _status(s: PanelSetting, out: dict) -> str:
     )
 
 
-def make_panel(setting: PanelSetting | None = None) -> LivePanel:
+def make_panel(setting: PanelSetting | None = None, *, gate=None) -> LivePanel:
     """Return the live panel: load, experiment, sockets, policy, clients, retry delays, small-file
-    threshold, ready list, ticket TTL, sharing rule and seed; bars for every policy + the chronology."""
+    threshold, ready list, ticket TTL, sharing rule and seed; bars for every policy + the chronology.
+    gate: predictions (``admission_predict.panel_predictions()``) that hold the plots and the status line
+    back until each is committed."""
     s = setting or PanelSetting()
     controls = {
         "bandwidth_fraction": float_slider(
@@ -294,5 +327,5 @@ def make_panel(setting: PanelSetting | None = None) -> LivePanel:
         return _status(now, out)
 
     return LivePanel(
-        controls, update, [bars, chron], title="Admission control: every policy, live", columns=3
+        controls, update, [bars, chron], title="Admission control: every policy, live", columns=3, gate=gate
     )

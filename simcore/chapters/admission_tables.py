@@ -33,14 +33,10 @@ __all__ = [
     "scenario_record",
     "run_thesis_sweep",
     "reproduction_table",
-    "format_reproduction",
     "bound_table",
-    "format_bounds",
     "relative_times",
-    "format_relative_times",
     "findings",
     "thesis_share_check",
-    "format_findings",
 ]
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
@@ -167,51 +163,6 @@ def reproduction_table(sweep: SweepResult) -> list[dict]:
     return out
 
 
-def _f(v, none: str = "n/a") -> str:
-    """Return ``v`` rounded to an integer as text ('-0' shown as '0'), or ``none`` for None."""
-    if v is None:
-        return none
-    text = f"{v:.0f}"
-    return "0" if text == "-0" else text
-
-
-def _thesis_net(r: dict) -> str:
-    """Return the thesis's net faster share as net / clients, with its printed % in brackets if different
-    (the thesis printed net / 400 in experiment 1 too, where there were 200 clients)."""
-    ours = _f(r["thesis_net_faster_pct"])
-    printed = _f(r["thesis_net_faster_pct_printed"])
-    return ours if printed == ours else f"{ours} [{printed}]"
-
-
-def format_reproduction(table: list[dict], experiment: int) -> str:
-    """Return the thesis's tables of ``experiment`` beside ours as text (rounded; ours: mean (sd))."""
-    lines = []
-    for load in LOADS:
-        rows = [r for r in table if r["experiment"] == experiment and r["load"] == load]
-        lines.append(
-            f"Experiment {experiment}, {LOAD_LABELS[load]}: thesis figure {rows[0]['figure']} "
-            f"vs ours over {rows[0]['n_seeds']} seeds, mean (sd)"
-        )
-        lines.append(
-            f"{'scenario':<13}{'session s: thesis':>18}{'ours':>11}{'bound':>7}"
-            f"{'improvement %: thesis':>23}{'ours':>10}{'net faster %: thesis [printed]':>33}{'ours':>10}"
-        )
-        for r in rows:
-            ctrl = r["policy"] == "HTTP" and r["extra_sockets"] == 0
-            ours_imp = (
-                "control" if ctrl else f"{_f(r['time_improvement_pct'])} ({_f(r['time_improvement_pct_sd'])})"
-            )
-            ours_net = "control" if ctrl else f"{_f(r['net_faster_pct'])} ({_f(r['net_faster_pct_sd'])})"
-            lines.append(
-                f"{r['scenario']:<13}{_f(r['thesis_mean_session_s']):>18}"
-                f"{r['mean_session_s']:>6.0f} ({r['mean_session_s_sd']:>2.0f})"
-                f"{r['lower_bound_mean_session_s']:>7.0f}{_f(r['thesis_time_improvement_pct']):>23}"
-                f"{ours_imp:>10}{_thesis_net(r):>33}{ours_net:>10}"
-            )
-        lines.append("")
-    return "\n".join(lines).rstrip()
-
-
 def bound_table(table: list[dict]) -> list[dict]:
     """Return per (experiment, load): the lower bound on the mean session (s; mean, min, max over seeds),
     the thesis's and our scenario means (s; smallest and largest of the 11) and the thesis's 'ideal' (%)."""
@@ -239,24 +190,6 @@ def bound_table(table: list[dict]) -> list[dict]:
                 }
             )
     return out
-
-
-def format_bounds(bounds: list[dict]) -> str:
-    """Return the bound table as text (s, rounded): bound beside the thesis's and our scenario means."""
-    lines = [
-        f"{'':<16}{'lower bound on the mean (s)':>28}{'11 scenarios, mean session (s)':>34}"
-        f"{'thesis HTTP-30':>16}",
-        f"{'exp. load':<16}{'mean':>12}{'[min-max] over seeds':>22}{'thesis':>15}{'ours':>13}{'/ bound':>14}",
-    ]
-    for b in bounds:
-        spread = f"[{b['bound_min_s']:.0f}-{b['bound_max_s']:.0f}]"
-        thesis = f"{b['thesis_min_s']:.0f}-{b['thesis_max_s']:.0f}"
-        ours = f"{b['ours_min_s']:.0f}-{b['ours_max_s']:.0f}"
-        lines.append(
-            f"{b['experiment']:<2}{b['load']:<14}{b['bound_s']:>12.0f}{spread:>16}{thesis:>21}{ours:>13}"
-            f"{b['thesis_control_s'] / b['bound_s']:>13.1f}x"
-        )
-    return "\n".join(line.rstrip() for line in lines)
 
 
 def _relative_csv() -> list[dict]:
@@ -299,22 +232,6 @@ def relative_times(sweep: SweepResult) -> list[dict]:
             }
         )
     return out
-
-
-def format_relative_times(rel: list[dict]) -> str:
-    """Return figure 20 beside ours and the bound as text (% of HTTP-30 at sufficient load, rounded)."""
-    head = "".join(f"{LOAD_LABELS[k].split(' (')[0]:>18}" for k in LOADS)
-    lines = [f"{'':<16}{head}", f"{'':<16}" + f"{'thesis':>11}{'ours':>7}" * len(LOADS)]
-    first = {k: next(r for r in rel if r["load"] == k) for k in LOADS}
-    lines.append(f"{'thesis ideal':<16}" + "".join(f"{first[k]['ideal_pct']:>11.0f}{'':>7}" for k in LOADS))
-    lines.append(f"{'hard bound':<16}" + "".join(f"{'':>11}{first[k]['bound_pct']:>7.0f}" for k in LOADS))
-    for sc in dict.fromkeys(r["scenario"] for r in rel):
-        cells = {r["load"]: r for r in rel if r["scenario"] == sc}
-        lines.append(
-            f"{sc:<16}"
-            + "".join(f"{cells[k]['thesis_pct']:>11.0f}{cells[k]['ours_pct']:>7.0f}" for k in LOADS)
-        )
-    return "\n".join(line.rstrip() for line in lines)
 
 
 def findings(table: list[dict], rel: list[dict] | None = None) -> dict[str, float]:
@@ -381,38 +298,4 @@ def thesis_share_check() -> str:
         f"{ex['net_faster_pct']:.0f} %, but {ex['net_faster_clients']:.0f} / 200 = "
         f"{ex['net_faster_clients'] / 2:.0f} %"
     )
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def format_findings(f: dict[str, float]) -> str:
-    """Return the key comparison numbers of ``findings`` as text (s and %, rounded)."""
-    lines = []
-    for e in (1, 2):
-        pairs = [
-            f"{f[f'exp{e}_{k}_control_ours_s']:.0f} vs {f[f'exp{e}_{k}_control_thesis_s']:.0f}" for k in LOADS
-        ]
-        lines.append(f"HTTP-30 control, exp. {e}, ours vs thesis (s): " + ", ".join(pairs))
-    ratios = [f[f"exp2_{k}_control_thesis_s"] / f[f"exp2_{k}_control_ours_s"] for k in LOADS]
-    lines.append("exp. 2 control, thesis / ours: " + ", ".join(f"{r:.1f}x" for r in ratios))
-    for k in ("light", "heavy"):
-        ours = (f[f"exp2_{k}_reserved_improvement_ours_min"], f[f"exp2_{k}_reserved_improvement_ours_max"])
-        th = (f[f"exp2_{k}_reserved_improvement_thesis_min"], f[f"exp2_{k}_reserved_improvement_thesis_max"])
-        lines.append(
-            f"exp. 2 {k} overload, Reserve/Ticket with reserved sockets, improvement over control: "
-            f"ours {ours[0]:.0f}-{ours[1]:.0f} %, thesis {th[0]:.0f}-{th[1]:.0f} %"
-        )
-        ftp = (f[f"exp2_{k}_ftp_improvement_ours"], f[f"exp2_{k}_ftp_improvement_thesis"])
-        lines.append(
-            f"exp. 2 {k} overload, FTP +0% improvement over control: "
-            f"ours {ftp[0]:+.0f} %, thesis {ftp[1]:+.0f} %"
-        )
-    lines.append(
-        f"exp. 2 heavy overload: thesis's HTTP-30 mean / our lower bound = "
-        f"{f['exp2_heavy_control_thesis_over_bound']:.1f}"
-    )
-    if "exp2_heavy_bound_pct_of_sufficient_control" in f:
-        lines.append(
-            f"exp. 2 heavy overload: lower bound = {f['exp2_heavy_bound_pct_of_sufficient_control']:.0f} % "
-            "of our HTTP-30 at sufficient load (thesis's 'ideal': 200 %)"
-        )
     return "\n".join(line.rstrip() for line in lines)

@@ -29,8 +29,8 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHAPTERS = ["00_start_here", "00b_tcp_primer", "01_admission_control", "02_satellite_proxies", "03_ftp_sctp",
-            "04_delay_model", "05_object_packaging"]
+CHAPTERS = ["00_start_here", "00b_tcp_primer", "00c_reliable_transfer", "01_admission_control", "02_satellite_proxies",
+            "03_ftp_sctp", "04_delay_model", "05_object_packaging"]
 _spec = importlib.util.spec_from_file_location("bench_browser", ROOT / "benchmarks" / "bench_browser.py")
 lab = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(lab)
@@ -81,7 +81,8 @@ def _save_capture(page):
 
 # chapters that must hold a result back until a prediction is committed (simcore.predict); each chapter
 # joins this list once its "predict, then check" prompts use it
-PREDICTING = {"00_start_here", "00b_tcp_primer", "03_ftp_sctp", "04_delay_model", "05_object_packaging"}
+PREDICTING = {"00_start_here", "00b_tcp_primer", "00c_reliable_transfer", "01_admission_control", "03_ftp_sctp",
+              "04_delay_model", "05_object_packaging"}
 
 
 def _check_predictions_hold_answers_back(page, notebook):

@@ -84,11 +84,28 @@ def test_panel_reuses_runs_and_a_reused_run_equals_a_fresh_one():
 
 def test_panel_shows_the_thesis_number_only_on_a_thesis_scenario():
     panel = ch.make_panel(PanelSetting(clients_pct=100, bandwidth_fraction=0.5, extra_sockets=3))
-    thesis = panel.figures[0].data[3]
-    assert thesis.y[0] == 1265 and thesis.y[3] == 506  # figure 19: HTTP-30 and Reserve +10%
-    assert "fig. 19" in thesis.name
+    bars = panel.figures[0]
+    inside, above = bars.data[3], bars.data[4]
+    # figure 19: HTTP-30 1,265 s and Reserve +10% 506 s, far above our bars (< 400 s): marked at the top edge
+    # with the value written, the axis kept for our bars; Ticket +10% (375 s) fits and is a diamond
+    assert above.customdata[0] == 1265 and above.customdata[3] == 506 and above.text[0] == "1,265 s"
+    assert inside.y[4] == 375 and inside.y[0] is None and above.customdata[4] is None
+    assert "fig. 19" in inside.name and above.showlegend
+    top = bars.layout.yaxis.range[1]
+    ours = [c + w for c, w in zip(bars.data[0].y, bars.data[1].y, strict=True)]
+    assert max(ours) < top < 506 and above.y[0] == pytest.approx(0.97 * top)
     panel.set(retry_busy_s=20.0)
-    assert all(v is None for v in panel.figures[0].data[3].y)
+    assert all(v is None for v in bars.data[3].y) and all(v is None for v in bars.data[4].customdata)
+    assert not bars.data[4].showlegend
+
+
+def test_bar_axis_keeps_thesis_numbers_near_ours_and_marks_those_far_above():
+    # ours up to 100 s: thesis 140 s (within 2 x) joins the axis, top 1.15 x 140 = 161 s
+    top, inside, above = panel_mod.bar_axis([80.0, 100.0, 40.0], [140.0, None, 90.0])
+    assert top == pytest.approx(161.0) and inside == [140.0, None, 90.0] and above == [None, None, None]
+    # thesis 400 s (> 2 x 100): the axis stays at 115 s; 400 is marked above, 90 s is drawn
+    top, inside, above = panel_mod.bar_axis([80.0, 100.0, 40.0], [400.0, None, 90.0])
+    assert top == pytest.approx(115.0) and inside == [None, None, 90.0] and above == [400.0, None, None]
 
 
 _PANEL = {}
