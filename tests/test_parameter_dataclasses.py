@@ -156,6 +156,8 @@ def _cases():
     from simcore.ftp.readings import Reading, reading_params
     from simcore.grading import Grid, Nice, student_params
     from simcore.objpack import ObjpackParams, simulate_objpack
+    from simcore.objpack.readings import Reading as ObjReading
+    from simcore.objpack.readings import http10_packets_per_file as obj_packets
     from simcore.packaging import PackagedFile, pack
     from simcore.queueing import QueueParams, simulate_queue
     from simcore.satellite import SatelliteParams, WorkloadParams, make_workload, simulate_satellite
@@ -197,6 +199,9 @@ def _cases():
         "simcore.ftp.readings.Reading": (
             Reading("r", "a reading", (0.0, 0.125, 0.375), "client_to_server", ("sctp",), "typed as read"),
             lambda r: repr((r, reading_params(r)))),
+        "simcore.objpack.readings.Reading": (
+            ObjReading("X", "a reading", get_acked_alone=True, server_fin="alone"),
+            lambda r: repr((r, [obj_packets(r, b) for b in (1000, 4000, 10000)]))),
         "simcore.grading.identity.Grid": (
             Grid(0.5, 2.5, 0.25), lambda g: repr(student_params("x/1", {"v": g}, student="a"))),
         "simcore.grading.identity.Nice": (

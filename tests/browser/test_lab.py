@@ -82,7 +82,7 @@ def _save_capture(page):
 # chapters that must hold a result back until a prediction is committed (simcore.predict); each chapter
 # joins this list once its "predict, then check" prompts use it
 PREDICTING = {"00_start_here", "00b_tcp_primer", "00c_reliable_transfer", "01_admission_control",
-              "02_satellite_proxies", "03_ftp_sctp"}
+              "02_satellite_proxies", "03_ftp_sctp", "04_delay_model", "05_object_packaging"}
 
 
 def _check_predictions_hold_answers_back(page, notebook):
