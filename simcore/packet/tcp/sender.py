@@ -23,7 +23,17 @@ from ..kernel.link import alloc, give_row, inject, route, take_row
 from ..kernel.ooo import ooo_report
 from ..kernel.rtt import rto_after_syn_timeout, rto_arm, rto_backoff, rtt_sample
 from ..kernel.trace import trace_tcp
-from .cc.dispatch import CA_LOSS, CA_OPEN, CA_RECOVERY, cc_ack, cc_ack_done, cc_open, cc_ssthresh, cc_state
+from .cc.dispatch import (
+    CA_LOSS,
+    CA_OPEN,
+    CA_RECOVERY,
+    cc_ack,
+    cc_ack_done,
+    cc_congestion,
+    cc_init,
+    cc_ssthresh,
+    cc_state,
+)
 
 _INF = math.inf
 
@@ -137,7 +147,7 @@ def open_half(S, h, t):
     half[h].seg_nxt = 1
     half[h].rtt_seq = 1
     half[h].rtt_t0 = t
-    cc_open(S, h, t)
+    cc_init(S, h, t)
     outline(send_segment, (S, h, off, t, False))
     rto_arm(S, h, t)
 
@@ -476,6 +486,7 @@ def on_ack(S, h, p, t):
             # sets ssthresh leaves out the segments Limited Transmit sent
             flight = smax - una - half[h].lt_bytes
             ss = cc_ssthresh(S, h, flight, t)
+            cc_congestion(S, h, CA_RECOVERY, t)
             half[h].ssthresh = ss
             half[h].recover = smax
             half[h].in_rec = 1
@@ -519,6 +530,8 @@ def on_rto(S, h, t):
         # a loss episode not over yet (a fast retransmit or timeout set recover): this window was reduced
         # already; ssthresh is not raised again from a FlightSize that fast recovery's new data inflated
         ss = min(ss, half[h].ssthresh)
+    else:
+        cc_congestion(S, h, CA_LOSS, t)
     half[h].ssthresh = ss
     half[h].cwnd = mss
     half[h].recover = smax
