@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simcore.packet import Link, LinkParams, Message, Network, Scenario, TcpParams
 from simcore.packet import Connection as Conn
+from simcore.packet import Link, LinkParams, Message, Network, Scenario, TcpParams
 from simcore.packet.simulate import _build
 from simcore.packet.tcp.cc.dispatch import CA_LOSS, CA_RECOVERY, cc_ack, cc_congestion, cc_init, cc_state
 
