@@ -22,7 +22,7 @@ from numba import njit
 from simcore.packet import Connection as Conn
 from simcore.packet import Link, LinkParams, Message, Network, Scenario, TcpParams
 from simcore.packet.simulate import _build
-from simcore.packet.tcp.cc.dispatch import CA_LOSS, CA_RECOVERY, cc_ack, cc_congestion, cc_init, cc_state
+from simcore.packet.tcp.cc.dispatch import CA_IDLE, CA_LOSS, CA_RECOVERY, cc_ack, cc_congestion, cc_init, cc_state
 
 MSS = 1000
 
@@ -43,6 +43,11 @@ def _loss(S, h, w_seg, kind, t):
     S.half[h].ssthresh = ss
     S.half[h].cwnd = ss if kind == CA_RECOVERY else 1000.0
     cc_state(S, h, kind, t)
+
+
+@njit
+def _idle(S, h, t):
+    cc_state(S, h, CA_IDLE, t)
 
 
 @njit
@@ -147,3 +152,17 @@ def test_after_a_timeout_the_next_stage_starts_from_its_own_window():
     _rounds(S, 0, 2.0, 0.1, 1, out)
     assert S.cc["cubic_k_s"][0] == 0.0 and S.cc["cubic_w_max_seg"][0] == 70.0
     assert math.isclose(S.cc["cubic_epoch_s"][0], 2.0 + 0.1 / 70)
+
+
+def test_idle_time_does_not_count_in_t():
+    # sec. 4.2: t MUST NOT include idle periods. After a loss at W_max = 100 and 2 s of 0.2 s rounds the window is
+    # about W_cubic(2) = 95.6; the sender then idles 10 s. Counting them, W_cubic(12.2) = 289 would be capped at
+    # 1.5 cwnd, about +30 segments in a round; leaving them out, a new stage from 95.6 with K = cbrt(4.4 / 0.4) =
+    # 2.2 s aims at 0.4 (0.2 - 2.2)^3 + 100 = 96.7 after a round: about one segment more
+    S, w = _after_loss(100.0, 0.2, 11)
+    assert w[10] == pytest.approx(95.64, rel=0.005)
+    _idle(S, 0, 12.0)
+    out = np.zeros(2)
+    _rounds(S, 0, 12.0, 0.2, 2, out)
+    assert 0.0 < out[1] - out[0] < 2.0
+    assert S.cc["cubic_w_max_seg"][0] == 100.0

@@ -24,6 +24,7 @@ from ..kernel.ooo import ooo_report
 from ..kernel.rtt import rto_after_syn_timeout, rto_arm, rto_backoff, rtt_sample
 from ..kernel.trace import trace_tcp
 from .cc.dispatch import (
+    CA_IDLE,
     CA_LOSS,
     CA_OPEN,
     CA_RECOVERY,
@@ -220,11 +221,12 @@ def try_send(S, h, t):
     sack = conn[c].recovery == L.REC_SACK
     if sack and half[h].in_rec == 1:
         return _sack_send(S, h, t)
-    if (conn[c].idle_restart == 1 and half[h].snd_max == half[h].snd_una
-            and t - half[h].last_send > half[h].rto):
-        rw = conn[c].iw * conn[c].mss
-        if half[h].cwnd > rw:
-            half[h].cwnd = rw
+    if half[h].snd_max == half[h].snd_una and t - half[h].last_send > half[h].rto:  # idle for an RTO
+        if conn[c].idle_restart == 1:
+            rw = conn[c].iw * conn[c].mss
+            if half[h].cwnd > rw:
+                half[h].cwnd = rw
+        cc_state(S, h, CA_IDLE, t)
     cap = S.seg.shape[1]
     row = S.half[h].seg_row
     seg = S.seg

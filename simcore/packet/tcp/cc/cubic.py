@@ -22,7 +22,10 @@ Windows are counted in segments here as in the RFC (``W = cwnd / SMSS``); times 
 - Slow start is Reno's (standard, no HyStart++); no growth while the receive window is the limit (sec. 5.8's
   application-limited rule, for the one limit simcore's bulk senders meet).
 
-Not modelled: HyStart++ (RFC 9406), spurious-congestion undo (sec. 4.9), the epoch reset after an idle period.
+- **Idle periods** (sec. 4.2): a sender idle for an RTO starts a new stage when it sends again, W_max kept, so the
+  idle time does not count in t.
+
+Not modelled: HyStart++ (RFC 9406), spurious-congestion undo (sec. 4.9).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import math
 
 from numba import njit
 
-from .states import CA_CWR, CA_LOSS
+from .states import CA_CWR, CA_IDLE, CA_LOSS
 
 NAME = "cubic"
 # per-half state (tcp.cc.registry.STATE): W_max and cwnd_prior in segments (< 0: undefined), the start of the
@@ -119,9 +122,13 @@ def congestion(S, h, kind, t):
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def state(S, h, st, t):
-    """After a timeout (``st`` = ``CA_LOSS``) the next stage starts with W_max undefined (sec. 4.8)."""
+    """After a timeout (``st`` = ``CA_LOSS``) the next stage starts with W_max undefined (sec. 4.8). After an idle
+    period (``CA_IDLE``) a new stage starts from the window there is, W_max kept: t leaves the idle time out (sec.
+    4.2: "t in Eq. 1 MUST NOT include these periods"), as Linux's shift of its epoch does."""
     if st == CA_LOSS:
         S.cc[h].cubic_w_max_seg = -1.0
+        S.cc[h].cubic_epoch_s = -1.0
+    elif st == CA_IDLE:
         S.cc[h].cubic_epoch_s = -1.0
 
 

@@ -16,7 +16,8 @@ each module has them all and that each hook here calls each registered module. W
   timeout that starts a loss episode, ``CA_CWR`` an ECN echo), before the window is reduced: the algorithm
   records what it keeps of the window it had (CUBIC's W_max).
 - ``cc_state(S, h, state, t)``: the loss recovery set cwnd and moved to ``state``: ``CA_RECOVERY``, ``CA_LOSS``
-  (every timeout), ``CA_OPEN`` (recovery over) (``CongestionStateSet``).
+  (every timeout), ``CA_OPEN`` (recovery over) (``CongestionStateSet``); or ``CA_IDLE``: the sender, idle (nothing
+  outstanding) for an RTO, is about to send again (after ``restart_after_idle`` cut cwnd) (``CwndEvent(TX_START)``).
 - ``cc_ack_done(S, h, acked, t)``: every ACK's processing is done, before sending (``CongControl``): where an
   algorithm that sets the window from the ACK stream itself does so.
 - ``cc_on_ecn(S, h, t)``: an ACK echoed a CE mark (RFC 3168 sec. 6.1.2; ``tcp.ecn`` calls it at most once per
@@ -33,10 +34,10 @@ from numba import njit
 from ..._numba.outline import outline
 from . import cubic, reno
 from .registry import CC_CUBIC, CC_RENO
-from .states import CA_CWR, CA_LOSS, CA_OPEN, CA_RECOVERY
+from .states import CA_CWR, CA_IDLE, CA_LOSS, CA_OPEN, CA_RECOVERY
 
-__all__ = ["CA_CWR", "CA_LOSS", "CA_OPEN", "CA_RECOVERY", "cc_init", "cc_ack", "cc_ssthresh", "cc_congestion",
-           "cc_state", "cc_ack_done", "cc_on_ecn"]
+__all__ = ["CA_CWR", "CA_IDLE", "CA_LOSS", "CA_OPEN", "CA_RECOVERY", "cc_init", "cc_ack", "cc_ssthresh",
+           "cc_congestion", "cc_state", "cc_ack_done", "cc_on_ecn"]
 
 
 @njit(cache=True, inline="always")
