@@ -3,10 +3,12 @@
 Run: .venv/bin/python benchmarks/_golden_packet.py --write FILE   (before the change)
      .venv/bin/python benchmarks/_golden_packet.py --check FILE   (after: prints every scenario that differs)
 
-The scenarios cover every kernel path: the three variants with random loss, drop_sequence, loss on arrival,
-multistream, relays, pools, non-persistent connections (row recycling), CBR and both fluid background
-granularities, timestamps, each era preset, delayed ACKs, traces on, 4.4BSD's tick timers with a
-retransmission timeout, and connection slots given back and taken again (more than 4096 connections).
+The scenarios cover every kernel path: the three variants with random loss, every other congestion control
+with each of them, each era preset with Reno's window and with its own congestion control (a scenario added
+later is checked once a file written after it holds it), drop_sequence, loss on arrival, multistream, relays,
+pools, non-persistent connections (row recycling), CBR and both fluid background granularities, timestamps,
+each era preset, delayed ACKs, traces on, 4.4BSD's tick timers with a retransmission timeout, and connection
+slots given back and taken again (more than 4096 connections).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 import numpy as np
 
 from simcore.packet import (
+    CONGESTION_CONTROLS,
     CbrSource,
     Connection,
     ConnectionPool,
@@ -53,10 +56,17 @@ def _scenarios():
     yield "arrival-loss-symmetric", bulk_scenario(arr.network, arr.pairs, TcpParams(variant="sack"), 8.0), True
     for name in PRESETS:
         db = dumbbell(2, bn)
-        yield f"preset-{name}", bulk_scenario(db.network, db.pairs, TcpParams.preset(name), 8.0), True
+        # each preset with Reno's window (as before congestion control was a choice), and with its own if not Reno
+        yield f"preset-{name}", bulk_scenario(db.network, db.pairs, TcpParams.preset(name, congestion_control="reno"),
+                                              8.0), True
+        if TcpParams.preset(name).congestion_control != "reno":
+            yield f"preset-{name}-own-cc", bulk_scenario(db.network, db.pairs, TcpParams.preset(name), 8.0), True
     for v in ("reno", "newreno", "sack"):
         net = chain(1, LinkParams(rate_bps=2e6, delay_s=0.05, queue_packets=100, drop_sequence=(20, 22, 23, 40)))
         yield f"drops-{v}", bulk_scenario(net, [(0, 1)], TcpParams(variant=v, initial_window_segments=4), 5.0), True
+        for cc in CONGESTION_CONTROLS[1:]:  # every other congestion control with every recovery
+            yield f"drops-{v}-{cc}", bulk_scenario(net, [(0, 1)], TcpParams(
+                recovery=v, congestion_control=cc, initial_window_segments=4), 5.0), True
     yield "timestamps", bulk_scenario(dumbbell(2, bn).network, dumbbell(2, bn).pairs,
                                       TcpParams(variant="sack", timestamps=True), 6.0), True
     lk = LinkParams(rate_bps=4e6, delay_s=0.03, queue_packets=40, loss_prob=0.01)

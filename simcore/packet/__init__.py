@@ -52,8 +52,10 @@ from .bulk import BulkScenario
 from .capture.sctp_packets import chunk_bounds as sctp_chunk_bounds
 from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
+    CONGESTION_CONTROLS,
     LOSS_WHERE,
     POOL_RULES,
+    RECOVERIES,
     VARIANTS,
     CbrSource,
     Connection,
@@ -73,8 +75,10 @@ from .simulate import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace,
 from .topology import Dumbbell, chain, dumbbell
 
 __all__ = [
+    "CONGESTION_CONTROLS",
     "LOSS_WHERE",
     "POOL_RULES",
+    "RECOVERIES",
     "VARIANTS",
     "BulkScenario",
     "CbrSource",
