@@ -122,6 +122,13 @@ class LinkParams:
     took its place in the buffer and its time on the link, then vanishes, as on a noisy wire) or
     "arrival" (before the queue, as Dummynet and netem apply loss: a lost packet uses no buffer and no
     link time). ``header_bytes`` is the link-layer header added to every IP packet on this link.
+
+    ``queue`` is the buffer's queue discipline (see ``docs/aqm.md``): 'droptail' (the default: a packet that
+    finds the buffer full is dropped), 'red' (Random Early Detection, Floyd & Jacobson 1993, gentle), 'codel'
+    (CoDel, RFC 8289) or 'fq_codel' (FQ-CoDel, RFC 8290), each with its defaults, or its parameters
+    (``RedParams``, ``CoDelParams``, ``FqCoDelParams``). ``queue_packets`` / ``queue_bytes`` stay the buffer's
+    size under every discipline. RFC 7567 recommends an AQM on every buffer that can fill (CoDel or FQ-CoDel
+    need no tuning; RED's thresholds do). A fluid ``background`` is modelled with drop-tail only.
     """
 
     rate_bps: float = 10e6
@@ -133,6 +140,7 @@ class LinkParams:
     background: FluidBackground | None = None
     drop_sequence: tuple[int, ...] = ()
     loss_where: str = "after_transmission"
+    queue: object = "droptail"
 
     def __post_init__(self):
         store_python_numbers(self)
@@ -151,6 +159,22 @@ class LinkParams:
         if any(b <= a for a, b in zip(drops[:-1], drops[1:], strict=True)):
             raise ValueError(f"drop_sequence={drops!r} is not allowed: must be strictly increasing")
         object.__setattr__(self, "drop_sequence", drops)
+        _check_queue(self.queue)
+        if self.background is not None and self.queue != "droptail":
+            raise ValueError(f"background and queue={self.queue!r} cannot be combined: a fluid background is "
+                             "modelled with the drop-tail queue only (queue='droptail')")
+
+
+def _check_queue(queue: object) -> None:
+    """Raise unless ``queue`` names a queue discipline or is one's parameters."""
+    from .kernel.qdisc.dispatch import NAMES, PARAMS
+
+    if isinstance(queue, str):
+        check_choice("queue", queue, NAMES)
+    elif not isinstance(queue, tuple(PARAMS.values())):
+        kinds = ", ".join(c.__name__ for c in PARAMS.values())
+        raise ValueError(f"queue={queue!r} is not allowed: must be one of {', '.join(map(repr, NAMES))} or the "
+                         f"parameters of one ({kinds})")
 
 
 @dataclass(frozen=True)
@@ -306,6 +330,13 @@ class TcpParams:
         returns on the SYN-ACK and the kernel sends a bare ACK at once; the application's first write leaves
         as its own segment (4.4BSD's TF_ACKNOW in SYN_SENT, Linux's tcp_rcv_synsent_state_process). An
         HTTP/1.0 fetch then costs one packet more. The era presets ('bsd44lite', 'freebsd46', 'linux') set False.
+    ecn: Explicit Congestion Notification (RFC 3168), off by default. On, both ends negotiate it (the SYN carries
+        ECE and CWR, the SYN-ACK ECE: both ends of a connection share these parameters), new data segments
+        leave ECN-capable (ECT(0); never retransmissions, pure ACKs or the handshake, sec. 6.1.1-6.1.5), a
+        link's AQM may mark them CE instead of dropping them (``LinkParams.queue``), the receiver echoes ECE on
+        its ACKs until a segment with CWR arrives, and the sender answers ECE as it answers a loss, at most once
+        per window of data (ssthresh = max(FlightSize / 2, 2 SMSS), cwnd = ssthresh, no retransmission), setting
+        CWR on its next new segment (``simcore.packet.tcp.ecn``).
 
     ``TcpParams.preset(name)`` gives documented era presets ('bsd44lite', 'freebsd46', 'rfc5681',
     'linux'; see ``simcore.packet.presets``).
@@ -329,6 +360,7 @@ class TcpParams:
     delayed_ack_on_ticks: bool = False
     timeout_ssthresh: str = "once_per_window"
     request_on_handshake_ack: bool = True
+    ecn: bool = False
 
     def __post_init__(self):
         store_python_numbers(self)
@@ -357,6 +389,7 @@ class TcpParams:
         check_bool("delayed_ack_on_ticks", self.delayed_ack_on_ticks)
         check_choice("timeout_ssthresh", self.timeout_ssthresh, TIMEOUT_SSTHRESH)
         check_bool("request_on_handshake_ack", self.request_on_handshake_ack)
+        check_bool("ecn", self.ecn)
 
     @classmethod
     def preset(cls, name: str, **overrides) -> TcpParams:

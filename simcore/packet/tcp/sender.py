@@ -22,6 +22,7 @@ from ..kernel.link import alloc, give_row, inject, route, take_row
 from ..kernel.ooo import ooo_report
 from ..kernel.rtt import rto_after_syn_timeout, rto_arm, rto_backoff, rtt_sample
 from ..kernel.trace import trace_tcp
+from .ecn import echo_received, loss_ssthresh, packet_flags
 
 _INF = math.inf
 
@@ -47,6 +48,8 @@ def send_packet(S, h, t, flags, seq, seqlen, payload):
         pkt[p].sack[2 * b] = -1
     if S.conn[c].variant == L.V_SACK and half[r].ooo_n > 0:
         ooo_report(S, r, p)
+    if S.conn[c].ecn == 1:
+        flags = packet_flags(S, h, flags, payload)
     pkt[p].conn = c
     pkt[p].dir = h & 1
     pkt[p].seq = seq
@@ -476,7 +479,7 @@ def on_ack(S, h, p, t):
             # fast retransmit (RFC 5681 sec. 3.2; RFC 6675 sec. 5 steps 4.1-4.3): the FlightSize that
             # sets ssthresh leaves out the segments Limited Transmit sent
             flight = smax - una - half[h].lt_bytes
-            ss = max(flight / 2.0, 2.0 * mss)
+            ss = loss_ssthresh(S, h, max(flight / 2.0, 2.0 * mss))
             half[h].ssthresh = ss
             half[h].recover = smax
             half[h].in_rec = 1
@@ -492,6 +495,8 @@ def on_ack(S, h, p, t):
             outline(send_segment, (S, h, 0, t, True))
         if S.st[0].trace == 1:
             trace_tcp(S, h, t, 1)
+    if conn[c].ecn == 1 and pkt[p].flags & L.F_ECE and not pkt[p].flags & L.F_SYN:
+        outline(echo_received, (S, h, ack, t))
     try_send(S, h, t)
 
 
