@@ -75,9 +75,6 @@ class CoDelParams:
         check_bool("ecn", self.ecn)
 
 
-PARAMS = CoDelParams
-
-
 def queues(params: CoDelParams) -> int:
     """Return the packet queues (``FLOWQ`` rows) a CoDel link needs: one."""
     return 1

@@ -5,9 +5,9 @@ is ``kernel.link.link_enqueue`` itself, the fast path; ``link_enqueue`` hands a 
 ``enqueue`` here, and the transmitter of a link whose discipline decides at dequeue asks ``dequeue``
 (``queue.start_next``). Each function has one branch per discipline, calling that discipline's module.
 
-Each discipline's module gives ``PARAMS`` (its frozen, validated parameters), ``QDISC_FIELDS`` (its parameters
-and state per link, a row of ``S.qd``) and ``FLOWQ_FIELDS`` (its state per packet queue, rows of ``S.fq``),
-``queues(params)`` (how many packet queues a link needs), ``fill(qd, fq, params, rate_bps)`` (its rows' first
+Each discipline's module gives its parameters (a frozen, validated dataclass with a ``name``, registered in
+``PARAMS``), ``QDISC_FIELDS`` (its parameters and state per link, a row of ``S.qd``) and ``FLOWQ_FIELDS`` (its
+state per packet queue, rows of ``S.fq``), ``queues(params)`` (how many packet queues a link needs), ``fill(qd, fq, params, rate_bps)`` (its rows' first
 values) and the kernels ``enqueue(S, lnk, p, t)`` and ``dequeue(S, lnk, t)``. The records ``QDISC`` and ``FLOWQ``
 are assembled here from every discipline's fields (named, so that a discipline's state lives beside its code).
 """
@@ -26,7 +26,9 @@ Q_RED = 1
 Q_CODEL = 2
 Q_FQ_CODEL = 3
 MODULES = {"red": red, "codel": codel, "fq_codel": fq_codel}
-PARAMS = {name: m.PARAMS for name, m in MODULES.items()}
+PARAMS = {"red": red.RedParams, "codel": codel.CoDelParams, "fq_codel": fq_codel.FqCoDelParams}
+
+QUEUE_BUDGET_BYTES = 2**28  # the packet queues' state of every link together (an FQ-CoDel link: flows rows)
 
 QDISC = ordered_dtype(" ".join([queue.QDISC_FIELDS] + [m.QDISC_FIELDS for m in MODULES.values()]))
 FLOWQ = ordered_dtype(" ".join([queue.FLOWQ_FIELDS] + [m.FLOWQ_FIELDS for m in MODULES.values()]))
@@ -47,6 +49,11 @@ def build(links) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     qdisc = np.array([0 if p is None else NAMES.index(p.name) for p in chosen], np.int64)
     used = [i for i, p in enumerate(chosen) if p is not None]
     nq = [MODULES[chosen[i].name].queues(chosen[i]) for i in used]
+    need = sum(nq) * FLOWQ.itemsize
+    if need > QUEUE_BUDGET_BYTES:
+        raise ValueError(f"the queue disciplines of {len(used)} links need {sum(nq):,} packet queues "
+                         f"({need / 2**20:.0f} MiB of state), more than the {QUEUE_BUDGET_BYTES // 2**20} MiB allowed: "
+                         "give FqCoDelParams fewer flows, or fewer links an FQ-CoDel queue")
     rows = np.zeros(max(len(used), 1), QDISC)
     queues = np.zeros(max(sum(nq), 1), FLOWQ)
     qd = np.full(len(links), -1, np.int64)

@@ -84,9 +84,6 @@ class FqCoDelParams:
         check_bool("ecn", self.ecn)
 
 
-PARAMS = FqCoDelParams
-
-
 def queues(params: FqCoDelParams) -> int:
     """Return the packet queues (``FLOWQ`` rows) an FQ-CoDel link needs: ``flows``."""
     return params.flows

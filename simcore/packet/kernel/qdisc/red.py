@@ -89,9 +89,6 @@ class RedParams:
         check_bool("ecn", self.ecn)
 
 
-PARAMS = RedParams
-
-
 def queues(params: RedParams) -> int:
     """Return the packet queues (``FLOWQ`` rows) a RED link needs: none (its FIFO is the link's ring)."""
     return 0
