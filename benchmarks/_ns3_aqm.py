@@ -1,8 +1,9 @@
 """ns-3's queue discs on the AQM comparison dumbbell (run by ``bench_aqm_vs_ns3.py`` with ns-3's own Python).
 
 Run: /work/ns3venv/bin/python benchmarks/_ns3_aqm.py '<scenario as JSON>'   (ns-3 3.44 from PyPI, ns3==3.44.post0)
-Prints one JSON object: per queue discipline the bottleneck's mean sojourn (s) from ``measure_from_s`` on, its
-drops and marks (in the whole run, and from ``measure_from_s`` on), the goodput.
+Prints one JSON object: per queue discipline (a name ending in ``_ecn``: with ECN at the senders and the queue disc)
+the bottleneck queue disc's sojourn times from ``measure_from_s`` on (mean, median, 95th percentile, s), its drops
+and marks (in the whole run, and from ``measure_from_s`` on), the goodput over the whole run.
 
 The network mirrors simcore's ``dumbbell``: ``n_flows`` senders, each on its own 1 Gbit/s access link (no delay)
 to router 0, the bottleneck router 0 -> router 1 (``rate_bps``, ``delay_s``), access links to the receivers; one
@@ -14,9 +15,9 @@ Configured explicitly, because ns-3's defaults differ from simcore's: the queue 
 devices, CUBIC and PRR replaced by NewReno and classic recovery, RED's "Wait" off (Floyd & Jacobson's drop
 spacing) and its idle rule set from the link's rate and 1500-byte packets. The bottleneck device keeps a
 one-packet transmit queue (ns-3's smallest): a packet waits there while the one before it is sent, so the queue
-disc decides one transmission earlier than a link that asks at the end of each transmission; the sojourn measured
-here is the same quantity as simcore's, from entering the queue disc to the start of the transmission (the
-device's PhyTxBegin), which includes that wait.
+disc decides one transmission earlier than a link that asks at the end of each transmission. The sojourn is the
+queue disc's own ``SojournTime`` (from entering it to leaving it for the device queue): simcore's runs to the start
+of the transmission, up to one packet's transmission time more (0.24 ms at 50 Mbit/s).
 """
 
 from __future__ import annotations
@@ -26,35 +27,36 @@ import sys
 import time
 
 CPP = r"""
-#include <unordered_map>
+#include <algorithm>
+#include <vector>
 namespace aqmcmp {
-std::unordered_map<uint64_t, double> enq;
-double soj_sum = 0.0, qd_sum = 0.0, t_from = 0.0;
-uint64_t soj_n = 0, qd_n = 0, drops_before = 0, marks_before = 0;
+std::vector<double> soj;
+double t_from = 0.0;
+uint64_t drops_before = 0, marks_before = 0;
 ns3::Ptr<ns3::QueueDisc> qdisc;
 void Snapshot() {
     drops_before = qdisc->GetStats().nTotalDroppedPackets;
     marks_before = qdisc->GetStats().nTotalMarkedPackets;
 }
-void OnEnqueue(ns3::Ptr<const ns3::QueueDiscItem> item) {
-    enq[item->GetPacket()->GetUid()] = ns3::Simulator::Now().GetSeconds();
-}
-void OnTxBegin(ns3::Ptr<const ns3::Packet> p) {
-    auto it = enq.find(p->GetUid());
-    if (it == enq.end()) return;
-    double now = ns3::Simulator::Now().GetSeconds();
-    if (now >= t_from) { soj_sum += now - it->second; ++soj_n; }
-    enq.erase(it);
-}
 void OnSojourn(ns3::Time t) {
-    if (ns3::Simulator::Now().GetSeconds() >= t_from) { qd_sum += t.GetSeconds(); ++qd_n; }
+    if (ns3::Simulator::Now().GetSeconds() >= t_from) soj.push_back(t.GetSeconds());
 }
-void Connect(ns3::Ptr<ns3::QueueDisc> q, ns3::Ptr<ns3::NetDevice> dev) {
-    enq.clear(); soj_sum = qd_sum = 0.0; soj_n = qd_n = 0; drops_before = marks_before = 0; qdisc = q;
+double Mean() {
+    double s = 0.0;
+    for (double x : soj) s += x;
+    return soj.empty() ? 0.0 : s / soj.size();
+}
+double Quantile(double q) {  // the lower empirical quantile (numpy's 'lower')
+    if (soj.empty()) return 0.0;
+    std::vector<double> v(soj);
+    size_t k = (size_t)(q * (v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + k, v.end());
+    return v[k];
+}
+void Connect(ns3::Ptr<ns3::QueueDisc> q) {
+    soj.clear(); drops_before = marks_before = 0; qdisc = q;
     ns3::Simulator::Schedule(ns3::Seconds(t_from), &Snapshot);
-    q->TraceConnectWithoutContext("Enqueue", ns3::MakeCallback(&OnEnqueue));
     q->TraceConnectWithoutContext("SojournTime", ns3::MakeCallback(&OnSojourn));
-    dev->TraceConnectWithoutContext("PhyTxBegin", ns3::MakeCallback(&OnTxBegin));
 }
 }
 """
@@ -79,6 +81,9 @@ def run(sc: dict, qdisc: str) -> dict:
     ns.Config.SetDefault("ns3::TcpSocket::DelAckCount", U(2))
     ns.Config.SetDefault("ns3::TcpSocket::SndBufSize", U(sc["rwnd"]))
     ns.Config.SetDefault("ns3::TcpSocket::RcvBufSize", U(sc["rwnd"]))
+    ecn = qdisc.endswith("_ecn")
+    qdisc = qdisc.removesuffix("_ecn")
+    ns.Config.SetDefault("ns3::TcpSocketBase::UseEcn", S("On" if ecn else "Off"))
     n = sc["n_flows"]
     routers = ns.NodeContainer()
     routers.Create(2)
@@ -114,9 +119,9 @@ def run(sc: dict, qdisc: str) -> dict:
                              "LinkBandwidth", ns.DataRateValue(ns.DataRate(f"{int(sc['rate_bps'])}bps")),
                              "LinkDelay", ns.TimeValue(ns.Seconds(sc["delay_s"])))
     elif qdisc == "codel":
-        tch.SetRootQueueDisc("ns3::CoDelQueueDisc", "MaxSize", limit)
+        tch.SetRootQueueDisc("ns3::CoDelQueueDisc", "MaxSize", limit, "UseEcn", B(ecn))
     elif qdisc == "fq_codel":
-        tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc", "MaxSize", limit)
+        tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc", "MaxSize", limit, "UseEcn", B(ecn))
     qds = tch.Install(bdev)
     addr.SetBase(ns.Ipv4Address("10.1.0.0"), ns.Ipv4Mask("255.255.255.0"))
     addr.Assign(bdev)
@@ -146,7 +151,7 @@ def run(sc: dict, qdisc: str) -> dict:
         app.Start(ns.Seconds(sc["start_s"][i]))
     qd = qds.Get(0)
     ns.cppyy.gbl.aqmcmp.t_from = sc["measure_from_s"]
-    ns.cppyy.gbl.aqmcmp.Connect(qd, bdev.Get(0))
+    ns.cppyy.gbl.aqmcmp.Connect(qd)
     ns.Simulator.Stop(ns.Seconds(sc["duration_s"]))
     t0 = time.process_time()
     ns.Simulator.Run()
@@ -154,8 +159,8 @@ def run(sc: dict, qdisc: str) -> dict:
     g = ns.cppyy.gbl.aqmcmp
     stats = qd.GetStats()
     rx = [ns.cppyy.gbl.ns3.DynamicCast[ns.PacketSink](s).GetTotalRx() for s in sinks]
-    out = {"sojourn_mean_s": g.soj_sum / max(g.soj_n, 1), "sojourn_packets": int(g.soj_n),
-           "qdisc_sojourn_mean_s": g.qd_sum / max(g.qd_n, 1),
+    out = {"sojourn_mean_s": g.Mean(), "sojourn_p50_s": g.Quantile(0.5), "sojourn_p95_s": g.Quantile(0.95),
+           "sojourn_packets": int(g.soj.size()),
            "drops": int(stats.nTotalDroppedPackets), "marks": int(stats.nTotalMarkedPackets),
            "drops_measured": int(stats.nTotalDroppedPackets) - int(g.drops_before),
            "marks_measured": int(stats.nTotalMarkedPackets) - int(g.marks_before),
