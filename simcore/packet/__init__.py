@@ -59,8 +59,10 @@ from .kernel.qdisc.fq_codel import FqCoDelParams
 from .kernel.qdisc.red import RedParams
 from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
+    CONGESTION_CONTROLS,
     LOSS_WHERE,
     POOL_RULES,
+    RECOVERIES,
     VARIANTS,
     CbrSource,
     Connection,
@@ -80,8 +82,10 @@ from .simulate import HopTrace, PacketResult, PacketTrace, QueueTrace, SojournTr
 from .topology import Dumbbell, chain, dumbbell
 
 __all__ = [
+    "CONGESTION_CONTROLS",
     "LOSS_WHERE",
     "POOL_RULES",
+    "RECOVERIES",
     "VARIANTS",
     "BulkScenario",
     "CbrSource",

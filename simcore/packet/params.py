@@ -23,6 +23,7 @@ from simcore._validate import (
 )
 
 from .sctp_params import MAX_WINDOW_SEGMENTS, WINDOW_WHY, SctpParams
+from .tcp.cc.registry import NAMES as CONGESTION_CONTROLS
 
 __all__ = [
     "FluidBackground",
@@ -38,11 +39,14 @@ __all__ = [
     "CbrSource",
     "Scenario",
     "VARIANTS",
+    "RECOVERIES",
+    "CONGESTION_CONTROLS",
     "TIMEOUT_SSTHRESH",
     "TRANSPORTS",
 ]
 
-VARIANTS = ("reno", "newreno", "sack")
+RECOVERIES = ("reno", "newreno", "sack")  # loss recovery (TcpParams.recovery)
+VARIANTS = RECOVERIES  # the older name: ``variant`` is the shorthand of ``recovery`` (chapter 1's dropdown uses it)
 TIMEOUT_SSTHRESH = ("once_per_window", "flight_size")
 TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
 POOL_RULES = ("fewest_outstanding", "round_robin")
@@ -283,9 +287,21 @@ class Network:
 class TcpParams:
     """TCP of one connection (both directions).
 
-    variant: 'reno' (RFC 5681), 'newreno' (RFC 6582) or 'sack' (RFC 6675 loss recovery: entry at the
-        ``dupack_threshold``-th duplicate ACK or as soon as IsLost(HighACK + 1), the first hole
-        retransmitted on entry (step 4.3), then NextSeg rules 1-4 while cwnd - pipe >= 1 SMSS).
+    Loss recovery and congestion control are chosen apart, as ns-3 separates ``TcpRecoveryOps`` from
+    ``TcpCongestionOps``:
+
+    recovery: 'reno' (RFC 5681 fast retransmit and fast recovery), 'newreno' (RFC 6582: partial ACKs keep
+        recovery going) or 'sack' (RFC 6675 loss recovery: entry at the ``dupack_threshold``-th duplicate ACK
+        or as soon as IsLost(HighACK + 1), the first hole retransmitted on entry (step 4.3), then NextSeg rules
+        1-4 while cwnd - pipe >= 1 SMSS). Default 'newreno'.
+    congestion_control: 'reno' (RFC 5681: slow start, +1 SMSS per window in congestion avoidance, ssthresh =
+        FlightSize / 2 at a loss), 'cubic' (RFC 9438) or 'bbr' (BBR v1, paced); see
+        ``simcore.packet.tcp.cc``. Default 'reno'. Any congestion control works with any recovery.
+    variant: the older name of ``recovery``, kept as its shorthand (``TcpParams(variant='sack')`` is
+        ``TcpParams(recovery='sack')``, congestion control 'reno' unless given: the three classic TCPs). Give
+        one of the two; ``dataclasses.replace`` may change either. ``TcpParams.preset(name, variant=v)``
+        replaces the preset's recovery and keeps its congestion control (``preset('linux', variant='newreno')``
+        is CUBIC with NewReno recovery).
     mss_bytes: the MSS of the path (1460 on a 1500-byte MTU); with ``timestamps`` every segment carries
         12 bytes of option, so it holds ``mss_bytes - 12`` data bytes (1448) and its header is 12 bytes
         longer (52 with the default 40-byte TCP/IP header).
@@ -342,7 +358,7 @@ class TcpParams:
     'linux'; see ``simcore.packet.presets``).
     """
 
-    variant: str = "newreno"
+    variant: str | None = field(default=None, repr=False)
     mss_bytes: int = 1460
     rwnd_bytes: int = 65535
     initial_window_segments: int = 2
@@ -361,10 +377,16 @@ class TcpParams:
     timeout_ssthresh: str = "once_per_window"
     request_on_handshake_ack: bool = True
     ecn: bool = False
+    recovery: str | None = None
+    congestion_control: str = "reno"
+    # the recovery this instance was built with: tells ``dataclasses.replace``'s change of ``variant`` or of
+    # ``recovery`` (it copies the other one unchanged) from two names given at once that disagree
+    _recovery_was: str | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         store_python_numbers(self)
-        check_choice("variant", self.variant, VARIANTS)
+        self._settle_recovery()
+        check_choice("congestion_control", self.congestion_control, CONGESTION_CONTROLS)
         check_bool("timestamps", self.timestamps)
         check_int("mss_bytes", self.mss_bytes, 13 if self.timestamps else 1, 10**6)
         check_int("rwnd_bytes", self.rwnd_bytes, 1, 2**30)
@@ -397,7 +419,30 @@ class TcpParams:
         with any field replaced by ``overrides``. Every value and its source: ``simcore.packet.presets``."""
         from .presets import preset_fields  # a plain table; imported here to keep params free of it
 
-        return cls(**{**preset_fields(name), **overrides})
+        fields = preset_fields(name)
+        if "variant" in overrides and "recovery" not in overrides:
+            fields.pop("recovery", None)  # variant, the shorthand of recovery, replaces the preset's recovery
+        return cls(**{**fields, **overrides})
+
+    def _settle_recovery(self) -> None:
+        """Store the loss recovery under both its names (``variant`` is the shorthand of ``recovery``)."""
+        v, r, was = self.variant, self.recovery, self._recovery_was
+        if was is not None:
+            check_choice("_recovery_was", was, RECOVERIES)  # set by TcpParams itself; None when building one
+        if v is not None and r is not None and v != r:
+            if was is None or (v != was and r != was):
+                raise ValueError(f"variant={v!r} and recovery={r!r} are not allowed together: variant is the older "
+                                 "name of recovery; give one of them")
+            name, rec = ("variant", v) if r == was else ("recovery", r)  # replace() changed the one that moved
+        elif r is not None:
+            name, rec = "recovery", r
+        elif v is not None:
+            name, rec = "variant", v
+        else:
+            name, rec = "recovery", "newreno"
+        check_choice(name, rec, RECOVERIES)
+        for f in ("variant", "recovery", "_recovery_was"):
+            object.__setattr__(self, f, rec)
 
     @property
     def segment_bytes(self) -> int:

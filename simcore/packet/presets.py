@@ -78,16 +78,16 @@ from simcore._validate import check_choice
 __all__ = ["PRESETS", "preset_fields"]
 
 PRESETS: dict[str, dict] = {
-    "bsd44lite": dict(variant="reno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.2,
+    "bsd44lite": dict(recovery="reno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.2,
                       delayed_ack_on_ticks=True, timer_granularity_s=0.5, initial_rto_s=3.0, min_rto_s=1.0,
                       max_rto_s=64.0, rwnd_bytes=8192, restart_after_idle=True, timeout_ssthresh="flight_size",
                       request_on_handshake_ack=False),
-    "freebsd46": dict(variant="newreno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.1,
+    "freebsd46": dict(recovery="newreno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.1,
                       timer_granularity_s=0.01, initial_rto_s=3.0, min_rto_s=1.0, max_rto_s=64.0,
                       timestamps=True, rwnd_bytes=65536, restart_after_idle=True, timeout_ssthresh="flight_size",
                       request_on_handshake_ack=False),
     "rfc5681": dict(),
-    "linux": dict(variant="sack", initial_window_segments=10, min_rto_s=0.2, initial_rto_s=1.0, max_rto_s=120.0,
+    "linux": dict(recovery="sack", initial_window_segments=10, min_rto_s=0.2, initial_rto_s=1.0, max_rto_s=120.0,
                   delayed_ack=True, delayed_ack_timeout_s=0.04, timestamps=True, limited_transmit=True,
                   rwnd_bytes=6291456, restart_after_idle=True, request_on_handshake_ack=False),
 }

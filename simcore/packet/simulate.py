@@ -23,9 +23,10 @@ from .bulk import BulkScenario
 from .kernel import layout as L
 from .kernel.loop import run
 from .kernel.qdisc import dispatch as Q
-from .params import POOL_RULES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
+from .params import CONGESTION_CONTROLS, POOL_RULES, RECOVERIES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, SojournTrace, TcpTrace
 from .sctp_params import SctpParams
+from .tcp.cc import registry as cc_registry
 
 __all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace", "SojournTrace", "simulate",
            "run_to_end"]
@@ -124,6 +125,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     slots = max(nc if caps.get("slots_full") else min(nc, caps.get("first_slots", _first_rows(_FIRST_SLOTS, nc))), 1)
     half = np.zeros(2 * slots, L.HALF)
     conn = np.zeros(slots, L.CONN)
+    cc = np.zeros(2 * slots if _needs_cc_rows(conn_par) else 1, cc_registry.STATE)
 
     if nc:
         conn_id["rt"] = route_of[:nh].reshape(nc, 2)
@@ -230,7 +232,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     tr_queue_rows = caps.get("trace_queue", 3 << 19) if trace else 1
     tr_soj_rows = caps.get("trace_soj", 1 << 20) if trace else 1
     S = L.State(
-        half=half, conn=conn, seg=np.zeros((rows, seg_cap), L.SEG), ooo=np.zeros((rows, ooo_cap), L.OOO),
+        half=half, conn=conn, cc=cc, seg=np.zeros((rows, seg_cap), L.SEG), ooo=np.zeros((rows, ooo_cap), L.OOO),
         seg_free=np.arange(rows - 1, -1, -1, dtype=np.int64), ooo_free=np.arange(rows - 1, -1, -1, dtype=np.int64),
         slot_free=np.arange(slots - 1, -1, -1, dtype=np.int64), half_tpl=_half_template(), conn_par=conn_par,
         conn_id=conn_id if nc else np.zeros(1, L.CONN_ID), half_out=np.zeros(max(nh, 1), L.HALF_OUT),
@@ -249,6 +251,13 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
     )
     return S, pool, heap_cap
+
+
+def _needs_cc_rows(conn_par: np.ndarray) -> bool:
+    """True if a TCP connection of the scenario uses a congestion control with state of its own (``S.cc`` then
+    has a row per half slot; else one row that nothing reads)."""
+    tcp = conn_par["proto"] == L.PROTO_TCP
+    return any(cc_registry.stateful(CONGESTION_CONTROLS[k]) for k in np.unique(conn_par["cc"][tcp]))
 
 
 def _half_template() -> np.ndarray:
@@ -345,6 +354,8 @@ def run_to_end(S: L.State) -> L.State:
             new = min(nh // 2, _ROW_GROWTH * old)
             grow["conn"] = _grow(S.conn, new)
             grow["half"] = _grow(S.half, 2 * new)
+            if S.cc.shape[0] > 1:
+                grow["cc"] = _grow(S.cc, 2 * new)
             grow["slot_free"] = _free_list(old, new)
             st["slot_free"] = new - old
         st["flags"] &= ~L.PAUSE_ROWS
@@ -441,7 +452,9 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
 def _tcp_fields(tcps) -> dict:
     """Return the ``L.CONN`` fields that come from each connection's ``TcpParams``, as lists."""
     return {
-        "variant": [VARIANTS.index(tp.variant) for tp in tcps], "mss": [tp.segment_bytes for tp in tcps],
+        "recovery": [RECOVERIES.index(tp.recovery) for tp in tcps],
+        "cc": [CONGESTION_CONTROLS.index(tp.congestion_control) for tp in tcps],
+        "mss": [tp.segment_bytes for tp in tcps],
         "dupthresh": [tp.dupack_threshold for tp in tcps], "limited_tx": [tp.limited_transmit for tp in tcps],
         "delack_ticks": [tp.delayed_ack_on_ticks for tp in tcps], "rwnd": [tp.rwnd_bytes for tp in tcps],
         "iw": [tp.initial_window_segments for tp in tcps], "delack": [tp.delayed_ack for tp in tcps],
@@ -534,7 +547,7 @@ def _sctp_row(row: np.ndarray, sp: SctpParams) -> None:
         "mtu": sp.mtu_bytes, "max_burst": sp.max_burst, "burst_pkts": sp.max_burst_rule == "packets",
         "miss_thr": sp.miss_indications, "htna": sp.htna, "fast_rec": sp.fast_recovery,
         "ss_min": sp.ssthresh_min_mtus, "idle_min": sp.idle_cwnd_min_mtus, "sack_every": sp.sack_every_packets,
-        "cookie": sp.cookie_bytes, "cookie_data": sp.cookie_echo_data, "delack_ticks": 0, "variant": 0,
+        "cookie": sp.cookie_bytes, "cookie_data": sp.cookie_echo_data, "delack_ticks": 0, "recovery": 0, "cc": 0,
         "max_init": sp.max_init_retransmits,
     }
     for name, v in vals.items():

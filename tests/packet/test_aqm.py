@@ -225,3 +225,20 @@ def test_the_queues_state_is_bounded_and_refused_with_its_reason():
     links = tuple(Link(i, i + 1, lp) for i in range(2000))
     with pytest.raises(ValueError, match="packet queues .* MiB allowed: give FqCoDelParams fewer flows"):
         simulate(Scenario(network=Network(2001, links), duration_s=1.0))
+
+
+@pytest.mark.parametrize("cc, beta", [("reno", 0.5), ("cubic", 0.7)])
+def test_an_ecn_echo_reduces_the_window_as_the_congestion_control_answers_a_loss(cc, beta):
+    # RFC 3168 sec. 6.1.2: the sender reduces as for a loss, through its congestion control: Reno (RFC 5681 eq. 4)
+    # ssthresh = cwnd = max(FlightSize / 2, 2 SMSS); CUBIC (RFC 9438 sec. 4.6) ssthresh = max(0.7 FlightSize,
+    # 2 SMSS), cwnd = max(0.7 FlightSize, 1 SMSS). No loss here, so FlightSize = snd_nxt - snd_una at the echo.
+    db = dumbbell(2, LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=1000, queue="fq_codel"))
+    tcp = TcpParams(variant="sack", congestion_control=cc, ecn=True)
+    r = simulate(bulk_scenario(db.network, db.pairs, tcp, 10.0, [0.0, 0.1]), seed=1, trace=True)
+    tt = r.tcp_trace
+    ev = tt.event == 4
+    assert ev.sum() == r.ecn_reductions.sum() > 5 and r.link_drops_queue[db.bottleneck_link] == 0
+    flight = (tt.snd_nxt - tt.snd_una)[ev]
+    mss = 1460
+    assert np.allclose(tt.ssthresh_bytes[ev], np.maximum(beta * flight, 2 * mss))
+    assert np.allclose(tt.cwnd_bytes[ev], np.maximum(beta * flight, (2 if cc == "reno" else 1) * mss))

@@ -19,7 +19,7 @@ Timestamps are simulated time (``frame.time_epoch`` = seconds since the run star
   initial sequence number per direction (``PacketResult.tcp_isn``, from the run's seed); flags SYN, FIN,
   ACK; window = ``TcpParams.rwnd_bytes`` (simcore's receiver always advertises it), scaled by the window
   scale option on the SYNs (the smallest shift that fits 16 bits); options MSS, window scale and
-  SACK-permitted (variant 'sack') on SYNs, up to three SACK blocks otherwise; with
+  SACK-permitted (recovery 'sack') on SYNs, up to three SACK blocks otherwise; with
   ``TcpParams.timestamps`` the RFC 7323 timestamps option on every segment (see ``tcp_timestamps``);
   checksum; ECE and CWR (RFC 3168) on connections with ``TcpParams.ecn``.
 - IPv4's ECN field: ECT(0) on the data an ECN-capable sender sends, CE once a link's AQM marked the packet
@@ -271,7 +271,7 @@ def _frame_fields(result: PacketResult, cap: dict) -> FrameFields:
         syn[tcp_i] = is_syn
         mss[tcp_i] = np.array([x.tcp.mss_bytes for x in cs], np.int64)[c]
         wscale[tcp_i] = ws
-        sackp[tcp_i] = np.array([x.tcp.variant == "sack" for x in cs], bool)[c]
+        sackp[tcp_i] = np.array([x.tcp.recovery == "sack" for x in cs], bool)[c]
         blocks = pt.sack[row[tcp_i], :3] if pt.sack is not None else np.full((tcp_i.size, 3, 2), -1)
         used = blocks[:, :, 0] >= 0
         sack_n[tcp_i] = used.sum(axis=1)

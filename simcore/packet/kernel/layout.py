@@ -122,10 +122,11 @@ S_CLOSED = 0
 S_SYN = 1  # our SYN sent, not yet acknowledged
 S_EST = 2  # our SYN acknowledged
 
-# ---- variants -----------------------------------------------------------------------------------------
-V_RENO = 0
-V_NEWRENO = 1
-V_SACK = 2
+# ---- TCP loss recoveries (S.conn[c].recovery; TcpParams.recovery) --------------------------------------------
+REC_RENO = 0
+REC_NEWRENO = 1
+REC_SACK = 2
+# (congestion controls, S.conn[c].cc, are numbered by tcp.cc.registry: this module does not import the transports)
 
 # ---- packet flags -------------------------------------------------------------------------------------
 F_SYN = 1
@@ -268,8 +269,9 @@ HALF = _ordered_dtype(
 # gives it back once closed and unreferenced; half ``h`` of the kernel is half ``h & 1`` of the connection in slot
 # ``h >> 1``): its parameters and application bookkeeping. cid (the connection's number in the scenario), keep (1: never
 # given back: a pooled connection), n_pkts (its packets in flight), rt[d] (route of half d), proto (PROTO_*), client,
-# server, variant (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack,
-# idle_restart, closer (0 client, 1 server, -1 never), fin_queued, opened, multistream (1: per-stream delivery, 2:
+# server, recovery (REC_*: TcpParams.recovery), cc (the congestion control, tcp.cc.registry.CC_*), mss (SMSS: data
+# bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack, idle_restart, closer (0 client, 1 server, -1
+# never), fin_queued, opened, multistream (1: per-stream delivery, 2:
 # SCTP unordered, each message on arrival), hdr (header bytes per packet, options included), dupthresh, limited_tx
 # (RFC 3042), delack_ticks (1: the delayed ACK leaves at the next multiple of delack_s, BSD's fast timer), rto_ss (a
 # timeout's ssthresh, ``TcpParams.timeout_ssthresh``: 0 once per loss episode, 1 RFC 5681 eq. 4 at every timeout),
@@ -282,8 +284,8 @@ HALF = _ordered_dtype(
 # MTUs), sack_every, cookie (bytes), cookie_data (1: DATA may ride on COOKIE-ECHO), max_init (Max.Init.Retransmits).
 CONN = _ordered_dtype(
     # hot, per packet: the first 3 cache lines
-    "proto n_pkts rt:2 mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart tick_s:f "
-    "ecn min_rto:f max_rto:f multistream closer fin_queued opened total:2 written:2 done:2 "
+    "proto n_pkts rt:2 mss recovery cc hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart "
+    "tick_s:f ecn min_rto:f max_rto:f multistream closer fin_queued opened total:2 written:2 done:2 "
     # cold: set-up, close and SCTP
     "cid keep client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f rto_ss bare_ack "
     "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data max_init")
@@ -387,6 +389,7 @@ STATUS = _dtype("flags uid free_n events created delivered drop_q drop_l n_pkttr
 
 State = namedtuple("State", [
     "half", "conn", "seg", "ooo", "seg_free", "ooo_free",  # transports (half and conn: one row per slot)
+    "cc",  # TCP congestion control: one row per half slot (dtype tcp.cc.registry.STATE), or one row if all are Reno
     "slot_free", "half_tpl", "conn_par", "conn_id", "half_out",  # connection slots (kernel/slot.py)
     "pkt", "pkt_free", "st",  # packets, status
     "link", "ring", "rng", "fluid", "drops", "path_ptr", "path_links",  # links and routes

@@ -7,16 +7,16 @@
 - **Receiver** (sec. 6.1.3): a data segment that arrives CE-marked makes it set ECE on every ACK it sends, until
   a segment with CWR arrives (a segment with both CWR and CE sets it again).
 - **Sender, reaction** (sec. 6.1.2): an ACK with ECE (not the SYN-ACK's) makes it reduce as for a loss, without
-  retransmitting: ``ssthresh = max(FlightSize / 2, 2 SMSS)``, ``cwnd = ssthresh``, at most once per window of
-  data (no new reduction before an ACK covers what was sent before this one: ``ecn_recover``), and not during
-  fast recovery (the loss already reduced this window). The next new data segment carries CWR. A loss detected
-  within a window that ECN already reduced does not halve ssthresh again ("SHOULD NOT decrease ssthresh if it
-  has been decreased within the last round trip time").
+  retransmitting (its congestion control's answer, ``tcp.cc.dispatch.cc_on_ecn``; Reno: ``ssthresh = max(FlightSize
+  / 2, 2 SMSS)``, ``cwnd = ssthresh``), at most once per window of data (no new reduction before an ACK covers what
+  was sent before this one: ``ecn_recover``), and not during fast recovery (the loss already reduced this window).
+  The next new data segment carries CWR. A loss detected within a window that ECN already reduced does not halve
+  ssthresh again ("SHOULD NOT decrease ssthresh if it has been decreased within the last round trip time").
 
-The reduction is Reno's arithmetic (RFC 5681 eq. 4), the loss response of the congestion control this TCP has;
-a congestion control with another response (CUBIC's beta = 0.7) answers ECE as it answers a loss (RFC 9438 sec.
-4.6). Not modelled: ECN nonces, ECN on SYN-ACKs (RFC 8311), accurate ECN, and the sender's fall-back when
-cwnd is below one segment (its timer, sec. 6.1.2): cwnd never goes below 2 SMSS here.
+
+The reduction is the congestion control's own loss response (``TcpParams.congestion_control``): Reno's RFC 5681 eq.
+4, CUBIC's beta = 0.7 (RFC 9438 sec. 4.6). Not modelled: ECN nonces, ECN on SYN-ACKs (RFC 8311), accurate ECN, and
+the sender's fall-back when cwnd is below one segment (its timer, sec. 6.1.2): cwnd never goes below 1 SMSS here.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from numba import njit
 
 from ..kernel import layout as L
 from ..kernel.trace import trace_tcp
+from .cc.dispatch import cc_on_ecn
 
 EV_ECN = 4  # the sender trace's event for a reduction on ECE (``kernel.trace``; 0-3: ACK, dupack, timeout, SYN)
 
@@ -61,10 +62,7 @@ def echo_received(S, h, ack, t):
     half = S.half
     if half[h].state != L.S_EST or half[h].in_rec == 1 or ack <= half[h].ecn_recover:
         return
-    mss = S.conn[h >> 1].mss
-    ss = max((half[h].snd_max - half[h].snd_una) / 2.0, 2.0 * mss)
-    half[h].ssthresh = ss
-    half[h].cwnd = ss
+    cc_on_ecn(S, h, t)
     half[h].ecn_recover = half[h].snd_max
     half[h].cwr_owed = 1
     half[h].n_ecn += 1

@@ -6,10 +6,11 @@ is ``kernel.link.link_enqueue`` itself, the fast path; ``link_enqueue`` hands a 
 (``queue.start_next``). Each function has one branch per discipline, calling that discipline's module.
 
 Each discipline's module gives its parameters (a frozen, validated dataclass with a ``name``, registered in
-``PARAMS``), ``QDISC_FIELDS`` (its parameters and state per link, a row of ``S.qd``) and ``FLOWQ_FIELDS`` (its
-state per packet queue, rows of ``S.fq``), ``queues(params)`` (how many packet queues a link needs), ``fill(qd, fq, params, rate_bps)`` (its rows' first
-values) and the kernels ``enqueue(S, lnk, p, t)`` and ``dequeue(S, lnk, t)``. The records ``QDISC`` and ``FLOWQ``
-are assembled here from every discipline's fields (named, so that a discipline's state lives beside its code).
+``PARAMS``), ``QDISC_FIELDS`` (its parameters and state per link, a row of ``S.qd``) and ``FLOWQ_FIELDS`` (its state
+per packet queue, rows of ``S.fq``), ``queues(params)`` (how many packet queues a link needs), ``fill(qd, fq,
+params, rate_bps)`` (its rows' first values) and the kernels ``enqueue(S, lnk, p, t)`` and ``dequeue(S, lnk, t)``.
+The records ``QDISC`` and ``FLOWQ`` are assembled here from every discipline's fields (named, so that a discipline's
+state lives beside its code).
 """
 
 from __future__ import annotations
