@@ -81,6 +81,10 @@ COLORS: dict[str, str] = {
     "persistent": "#0072B2",
     "multiplexed": "#009E73",
     "pipelined": "#CC79A7",
+    # queue disciplines (the bufferbloat figure)
+    "drop-tail": "#E69F00",
+    "CoDel": "#0072B2",
+    "FQ-CoDel": "#009E73",
     # levels
     "fluid": "#56B4E9",
     "packet": "#0072B2",

@@ -162,7 +162,7 @@ def _packet_case():
 
 def _cases():
     from simcore.admission import AdmissionParams, simulate_admission
-    from simcore.chapters import tcp_primer
+    from simcore.chapters import bufferbloat, tcp_primer
     from simcore.chapters.admission_panel import PanelSetting, run_setting
     from simcore.chapters.start_here import RouterSetting
     from simcore.delay import DelayParams, simulate_ideal
@@ -192,6 +192,10 @@ def _cases():
             tcp_primer.PrimerSetting(rtt_ms=40.0, rate_mbps=2.0, buffer_packets=10, loss_pct=0.5, flows=2,
                                      duration_s=1.5),
             lambda s: _packet_fp(tcp_primer.run(s, trace=False))),
+        "simcore.chapters.bufferbloat.BufferbloatSetting": (
+            bufferbloat.BufferbloatSetting(buffers_packets=(8, 40), queues=("codel",), n_flows=1, rate_bps=2e6,
+                                           delay_s=0.01, duration_s=1.5, measure_from_s=0.5, seed=3),
+            lambda s: bufferbloat.sweep(s).delay_p50_s.tobytes()),
         "simcore.delay.params.DelayParams": (
             DelayParams(prop_delay_ms=50.0, n_parents=3, cache=True, hit_ratio=0.5),
             lambda p: simulate_ideal(p).response_time_ms),
