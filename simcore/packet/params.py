@@ -132,6 +132,13 @@ class LinkParams:
     loses at random (a retransmission takes no draw from the loss stream, as if it went another way:
     the testbed flaw that Natarajan, Amer, Bickhart and Ladha corrected, retransmissions sent over an
     error-free control network); drop_sequence and queue drops still apply.
+
+    ``queue`` is the buffer's queue discipline (see ``docs/aqm.md``): 'droptail' (the default: a packet that
+    finds the buffer full is dropped), 'red' (Random Early Detection, Floyd & Jacobson 1993, gentle), 'codel'
+    (CoDel, RFC 8289) or 'fq_codel' (FQ-CoDel, RFC 8290), each with its defaults, or its parameters
+    (``RedParams``, ``CoDelParams``, ``FqCoDelParams``). ``queue_packets`` / ``queue_bytes`` stay the buffer's
+    size under every discipline. RFC 7567 recommends an AQM on every buffer that can fill (CoDel or FQ-CoDel
+    need no tuning; RED's thresholds do). A fluid ``background`` is modelled with drop-tail only.
     """
 
     rate_bps: float = 10e6
@@ -144,6 +151,7 @@ class LinkParams:
     drop_sequence: tuple[int, ...] = ()
     loss_where: str = "after_transmission"
     spared_retransmissions: tuple[str, ...] = ()
+    queue: object = "droptail"
 
     def __post_init__(self):
         store_python_numbers(self)
@@ -168,6 +176,22 @@ class LinkParams:
         spared = [check_choice(f"spared_retransmissions[{i}]", v, ("tcp", "sctp"))
                   for i, v in enumerate(self.spared_retransmissions)]
         object.__setattr__(self, "spared_retransmissions", tuple(sorted(set(spared))))
+        _check_queue(self.queue)
+        if self.background is not None and self.queue != "droptail":
+            raise ValueError(f"background and queue={self.queue!r} cannot be combined: a fluid background is "
+                             "modelled with the drop-tail queue only (queue='droptail')")
+
+
+def _check_queue(queue: object) -> None:
+    """Raise unless ``queue`` names a queue discipline or is one's parameters."""
+    from .kernel.qdisc.dispatch import NAMES, PARAMS
+
+    if isinstance(queue, str):
+        check_choice("queue", queue, NAMES)
+    elif not isinstance(queue, tuple(PARAMS.values())):
+        kinds = ", ".join(c.__name__ for c in PARAMS.values())
+        raise ValueError(f"queue={queue!r} is not allowed: must be one of {', '.join(map(repr, NAMES))} or the "
+                         f"parameters of one ({kinds})")
 
 
 @dataclass(frozen=True)
@@ -349,6 +373,13 @@ class TcpParams:
         later is still answered, but if the opener already took the connection as made (its ACK of the
         SYN-ACK was lost), the connection is given up (a RST, or a wait forever, in BSD). None: no limit.
     A connection given up sends nothing more and ``PacketResult.aborted_s`` gives the time.
+    ecn: Explicit Congestion Notification (RFC 3168), off by default. On, both ends negotiate it (the SYN carries
+        ECE and CWR, the SYN-ACK ECE: both ends of a connection share these parameters), new data segments
+        leave ECN-capable (ECT(0); never retransmissions, pure ACKs or the handshake, sec. 6.1.1-6.1.5), a
+        link's AQM may mark them CE instead of dropping them (``LinkParams.queue``), the receiver echoes ECE on
+        its ACKs until a segment with CWR arrives, and the sender answers ECE as it answers a loss, at most once
+        per window of data (ssthresh = max(FlightSize / 2, 2 SMSS), cwnd = ssthresh, no retransmission), setting
+        CWR on its next new segment (``simcore.packet.tcp.ecn``).
 
     ``TcpParams.preset(name)`` gives documented era presets ('bsd44lite', 'freebsd46', 'rfc5681',
     'linux'; see ``simcore.packet.presets``).
@@ -376,6 +407,7 @@ class TcpParams:
     connect_timeout_s: float | None = None
     max_retransmits: int | None = None
     synack_retries: int | None = None
+    ecn: bool = False
     recovery: str | None = None
     congestion_control: str = "reno"
     # the recovery this instance was built with: tells ``dataclasses.replace``'s change of ``variant`` or of
@@ -417,6 +449,7 @@ class TcpParams:
             check_int("max_retransmits", self.max_retransmits, 0, 1000)
         if self.synack_retries is not None:
             check_int("synack_retries", self.synack_retries, 0, 1000)
+        check_bool("ecn", self.ecn)
 
     @classmethod
     def preset(cls, name: str, **overrides) -> TcpParams:

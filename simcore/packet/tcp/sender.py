@@ -36,6 +36,7 @@ from .cc.dispatch import (
     cc_ssthresh,
     cc_state,
 )
+from .ecn import echo_received, loss_ssthresh, packet_flags
 
 _INF = math.inf
 # BSD's tcp_syn_backoff (FreeBSD 4.x tcp_timer.c): the SYN's retransmission timer is the base RTO times this
@@ -64,6 +65,8 @@ def send_packet(S, h, t, flags, seq, seqlen, payload):
         pkt[p].sack[2 * b] = -1
     if S.conn[c].recovery == L.REC_SACK and half[r].ooo_n > 0:
         ooo_report(S, r, p)
+    if S.conn[c].ecn == 1:
+        flags = packet_flags(S, h, flags, payload)
     pkt[p].conn = c
     pkt[p].dir = h & 1
     pkt[p].seq = seq
@@ -538,7 +541,7 @@ def on_ack(S, h, p, t):
             # fast retransmit (RFC 5681 sec. 3.2; RFC 6675 sec. 5 steps 4.1-4.3): the FlightSize that
             # sets ssthresh leaves out the segments Limited Transmit sent
             flight = smax - una - half[h].lt_bytes
-            ss = cc_ssthresh(S, h, flight, t)
+            ss = loss_ssthresh(S, h, cc_ssthresh(S, h, flight, t))
             cc_congestion(S, h, CA_RECOVERY, t)
             half[h].ssthresh = ss
             half[h].recover = smax
@@ -556,6 +559,8 @@ def on_ack(S, h, p, t):
             outline(send_segment, (S, h, 0, t, True))
         if S.st[0].trace == 1:
             trace_tcp(S, h, t, 1)
+    if conn[c].ecn == 1 and pkt[p].flags & L.F_ECE and not pkt[p].flags & L.F_SYN:
+        outline(echo_received, (S, h, ack, t))
     cc_ack_done(S, h, acked, t)
     try_send(S, h, t)
 
