@@ -28,7 +28,6 @@ from simcore.figures import register_figures
 from simcore.plotting import LivePanel, color_for, dropdown, float_slider, int_slider, new_figure
 from simcore.predict import ChoicePrediction, NumberPrediction, gated_output
 from simcore.queueing import QueueParams, simulate_queue
-from simcore.queueing.ciw_oracle import ciw_replay
 from simcore.queueing.replications import MAX_TOTAL_CUSTOMERS, WaitEstimate, estimate_mean_wait, plan_runs
 from simcore.rng import check_seed
 
@@ -370,6 +369,8 @@ def cross_checks(seed: int = 7) -> str:
     per-packet difference between simcore's and ciw's waits when ciw replays simcore's packets (ms)."""
     params = QueueParams(arrival_rate_per_s=2200.0, mean_service_s=MEAN_SERVICE_S, servers=3,
                          buffer_size=10, n_customers=5000)
+    from simcore.queueing.ciw_oracle import ciw_replay  # ciw (with networkx) takes 0.1 s to import: only here
+
     res = simulate_queue(params, seed)
     replay = ciw_replay(params, seed)
     same_fate = bool(np.array_equal(replay.blocked, res.blocked))
