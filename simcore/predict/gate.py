@@ -15,6 +15,7 @@ current round); ``try_another`` on one of them veils it again. A target is
 
 from __future__ import annotations
 
+import hashlib
 import html
 from collections.abc import Callable
 
@@ -27,7 +28,20 @@ from simcore.predict.question import Prediction
 from simcore.predict.static_html import RESULT_SUMMARY, veiled_html
 from simcore.predict.view import VEIL_TEXT, style_widget
 
-__all__ = ["Gate", "GatedOutput", "gate", "gated_output"]
+__all__ = ["Gate", "GatedOutput", "gate", "gated_output", "held_back_text", "HELD_BACK"]
+
+# What a stored notebook holds for a checked gated output: the answer's fingerprint, never the answer. JupyterLab
+# shows a widget output's text/plain when the widget's model is gone (a chapter opened before its cells run),
+# and GitHub or nbviewer show it always.
+HELD_BACK = "Hidden until you run the cells and commit your prediction above."
+
+
+def held_back_text(answer_text: str) -> str:
+    """Return the ``text/plain`` of a checked gated output: a note and the SHA-256 fingerprint (16 hex digits)
+    of ``answer_text``, so nbval still sees any change in the answer while the stored notebook reveals none."""
+    digest = hashlib.sha256(answer_text.encode("utf-8")).hexdigest()[:16]
+    return f"{HELD_BACK} [answer fingerprint {digest}]"
+
 
 
 class Gate:
@@ -78,8 +92,9 @@ class GatedOutput:
 
     Live: a widget with a short note until the gate opens, then ``render``'s output. By default ``render``
     runs when the gate opens (each time, after a ``try_another``). ``check=True`` is for a cell nbval checks:
-    ``render`` runs at once, its plain text goes into the cell's ``text/plain`` (JupyterLab, Notebook 7 and
-    Voila show the widget, veiled; nbval compares the text), and the gate replays what it captured.
+    ``render`` runs at once, the fingerprint of its plain text goes into the cell's ``text/plain``
+    (``held_back_text``: nbval compares it, so any change in the answer fails the check, while the stored
+    notebook reveals nothing; ``text()`` gives the answer itself), and the gate replays what it captured.
     Book (``SIMCORE_STATIC=1``): ``render``'s output captured at build time, behind a toggle.
     """
 
@@ -140,8 +155,8 @@ class GatedOutput:
         if static.is_static():
             return {"text/html": self.static_html(), "text/plain": "<GatedOutput>"}
         bundle = self.widget._repr_mimebundle_(**kwargs)
-        if self.check:  # for nbval: the front ends render the widget view, never this text
-            bundle = {**bundle, "text/plain": self.text()}
+        if self.check:  # for nbval: the answer's fingerprint, never the answer (a stored notebook shows it)
+            bundle = {**bundle, "text/plain": held_back_text(self.text())}
         return bundle
 
 
