@@ -196,6 +196,32 @@ def _env(checkout: Path, python: str) -> dict:
     return env
 
 
+MEASURE_CPU = False  # --cpu: CPU seconds to the first live plot (Chromium's Performance domain, /proc)
+_SERVER_PIDS: list[int] = []  # the JupyterLab servers this process started (their kernels are their children)
+
+
+def _cpu_s(pid: int) -> float:
+    """Return the CPU seconds (user + system) process ``pid`` has used, 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def lab_cpu_s() -> dict:
+    """CPU seconds used so far by the servers this process started and by their kernels (Linux /proc)."""
+    kernels = [c for s in _SERVER_PIDS for c in _children(s)]
+    return {"server": sum(_cpu_s(s) for s in _SERVER_PIDS), "kernel": sum(_cpu_s(k) for k in kernels)}
+
+
 def start_lab(checkout: Path, workdir: Path, python: str,
               env: dict | None = None) -> tuple[subprocess.Popen, str, Path]:
     """Start JupyterLab on loopback serving a copy of ``checkout/labs`` (and data/); return (process, url,
@@ -218,6 +244,7 @@ def start_lab(checkout: Path, workdir: Path, python: str,
          "--LabApp.expose_app_in_browser=True", "--JupyterNotebookApp.expose_app_in_browser=True",
          "--ServerApp.disable_check_xsrf=True", "--allow-root"],
         stdout=log_path.open("w"), stderr=subprocess.STDOUT, cwd=served, env=env)
+    _SERVER_PIDS.append(proc.pid)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while True:
@@ -351,6 +378,12 @@ def open_chapter(browser, url: str, notebook: str, log: dict):
         ws.on("framereceived", count)
 
     page.on("websocket", on_ws)
+    # CPU to the first live plot, which a busy machine stretches less than wall time: the page's main thread
+    # (Chromium's TaskDuration in thread time), the JupyterLab server and the chapter's kernel
+    cdp = page.context.new_cdp_session(page) if MEASURE_CPU else None
+    if cdp:
+        cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+    cpu0 = lab_cpu_s()
     t_open = time.monotonic()
     page.goto(f"{url}/lab/tree/labs/{notebook}.ipynb?reset", wait_until="domcontentloaded")
     page.wait_for_selector(".jp-Notebook", timeout=120_000)
@@ -358,6 +391,18 @@ def open_chapter(browser, url: str, notebook: str, log: dict):
     log["run_all_s"] = page.evaluate("() => (window.__bench.runAllAt = performance.now())") / 1000
     page.evaluate("() => { window.__bench.running = true; "
                   "return window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    try:
+        if not cdp:
+            raise LookupError("not asked (--cpu)")
+        page.wait_for_function("() => window.__bench.firstLivePlot > 0", timeout=600_000, polling=50)
+        metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+        cpu1 = lab_cpu_s()
+        log["cpu_to_first_plot_s"] = {"page": metrics.get("TaskDuration", float("nan")),
+                                      "server": cpu1["server"] - cpu0["server"], "kernel": cpu1["kernel"]}
+    except Exception as exc:  # not asked, or a chapter without a live plot: no figure
+        if cdp:
+            print(f"  no CPU figure to the first live plot: {type(exc).__name__}: {str(exc)[:200]}", flush=True)
+        log["cpu_to_first_plot_s"] = None
     _wait_cells_done(page, 600)
     log["load_s"] = time.monotonic() - t_open
     log["load_bytes"] = sum(n for _, n in log["ws_bytes"])
@@ -647,6 +692,7 @@ def bench_chapter(browser, url: str, log_path: Path, notebook: str, k: int, seed
     out = {"chapter": notebook, "panels": [], "load_s": log["load_s"], "load_bytes": log["load_bytes"],
            "first_live_plot_s": log["first_live_plot_s"], "run_all_s": log["run_all_s"],
            "phases": log["phases"], "predictions_committed": committed,
+           "cpu_to_first_plot_s": log.get("cpu_to_first_plot_s"),
            "kernel_exceptions_load": tb_load}
     for panel in panels if k > 0 else []:
         state0 = page.evaluate(_PANEL_STATE_JS, panel["index"])
@@ -724,11 +770,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lab-log", type=Path, default=None, help="copy JupyterLab's (and the kernel's) log here")
     ap.add_argument("--no-warm", action="store_true", help="do not run `python -m simcore warm` first")
     ap.add_argument("--first-plot-only", action="store_true", help="time the first live plots, move nothing")
+    ap.add_argument("--cpu", action="store_true",
+                    help="also measure CPU seconds to the first live plot (page main thread, server, kernel)")
     ap.add_argument("--veiled", action="store_true",
                     help="move the controls of panels a prediction veils without committing it first")
     ap.add_argument("--no-running-lab", action="store_true",
                     help="skip the second figure (chapters opened one after another in one running lab)")
     args = ap.parse_args(argv)
+    global MEASURE_CPU
+    MEASURE_CPU = args.cpu
     k = 0 if args.first_plot_only else 4 if args.quick else args.positions
     checkout = args.checkout.resolve()
     venv_py = checkout / ".venv" / "bin" / "python"
@@ -769,6 +819,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {ch['chapter']} first live plot {ch['first_live_plot_s']:.1f} s = page and kernel ready "
               f"{ch['run_all_s']:.1f} s + Run All to the plot {ch['first_live_plot_s'] - ch['run_all_s']:.1f} s")
         print(f"  {ch['chapter']} steps: {phase_text(ch['phases'])}")
+        if ch.get("cpu_to_first_plot_s"):
+            c = ch["cpu_to_first_plot_s"]
+            print(f"  {ch['chapter']} CPU to the first live plot: page main thread {c['page']:.2f} s, "
+                  f"JupyterLab server {c['server']:.2f} s, kernel {c['kernel']:.2f} s")
         for e in sorted(set(ch["console_errors"]))[:5]:
             print(f"  {ch['chapter']} console: {e[:160]}")
         for e in ch["kernel_messages"][:2]:

@@ -45,14 +45,17 @@ def run_one(checkout: Path, chapter: str, tmp: Path) -> dict | None:
     """One fresh-page first-plot run of ``chapter`` in ``checkout``; None if it failed."""
     out = tmp / f"{checkout.name}-{chapter}.json"
     proc = subprocess.run([sys.executable, str(BENCH), "--checkout", str(checkout), "--first-plot-only",
-                           "--chapters", chapter, "--no-warm", "--no-running-lab", "--json", str(out)],
+                           "--chapters", chapter, "--no-warm", "--no-running-lab", "--cpu", "--json", str(out)],
                           capture_output=True, text=True, check=False)
     if proc.returncode != 0 or not out.exists():
         print(f"  {checkout} {chapter}: failed\n{proc.stderr[-600:]}", file=sys.stderr)
         return None
     res = json.loads(out.read_text())["fresh_page"][0]
     total, ready = res["first_live_plot_s"], res["phases"]["kernel"]
-    return {"total": total, "ready": ready, "run_all": total - ready, "load": os.getloadavg()[0]}
+    cpu = res.get("cpu_to_first_plot_s") or {}
+    return {"total": total, "ready": ready, "run_all": total - ready, "load": os.getloadavg()[0],
+            "cpu_page": cpu.get("page", float("nan")), "cpu_kernel": cpu.get("kernel", float("nan")),
+            "cpu_server": cpu.get("server", float("nan"))}
 
 
 def _fmt(runs: list[dict], key: str) -> str:
@@ -100,6 +103,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {chapter} | {_fmt(b, 'total')} | {_fmt(a, 'total')} | {_fmt(b, 'run_all')} | "
               f"{_fmt(a, 'run_all')} | {_fmt(b, 'ready')} | {_fmt(a, 'ready')} | "
               f"{min(loads, default=0):.1f}-{max(loads, default=0):.1f} |")
+    print("\nCPU seconds to the first live plot (less stretched by a busy machine than wall time):")
+    print("| chapter | page main thread, before | after | kernel, before | after | JupyterLab server, before | after |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for chapter, runs, _loads in rows:
+        b, a = runs["before"], runs["after"]
+        print(f"| {chapter} | {_fmt(b, 'cpu_page')} | {_fmt(a, 'cpu_page')} | {_fmt(b, 'cpu_kernel')} | "
+              f"{_fmt(a, 'cpu_kernel')} | {_fmt(b, 'cpu_server')} | {_fmt(a, 'cpu_server')} |")
     print("Seconds, median (each run). 'Run All to the plot': from the kernel idle and Run All issued to the "
           "first live plot drawn; 'page and kernel ready': from opening the page to that point.")
     return 0
