@@ -320,6 +320,7 @@ def _timeline_figure(widget: bool) -> go.Figure:
     for q in TIMELINE_QUEUES:
         fig.add_scatter(mode="lines", name=QUEUE_LABELS[q], line=dict(color=color_for(QUEUE_LABELS[q]), width=1.5))
     fig.update_yaxes(**_delay_ticks())
+    fig.update_layout(margin=dict(t=80), legend=dict(y=1.0, yanchor="bottom"), title=dict(y=0.97))
     return fig
 
 
@@ -335,15 +336,15 @@ def _draw_timeline(fig: go.Figure, tl: Timeline) -> str:
              line=dict(color=color_for("bound"), dash="dash", width=1)),
         dict(type="line", xref="paper", yref="y", x0=0, x1=1, y0=0.005, y1=0.005, layer="below",
              line=dict(color=color_for("closed form"), dash="dot", width=1)),
-        dict(type="line", xref="x", yref="paper", x0=s.measure_from_s, x1=s.measure_from_s, y0=0, y1=1,
-             layer="below", line=dict(color=color_for("bound"), dash="dot", width=1)),
+        dict(type="rect", xref="x", yref="paper", x0=s.measure_from_s, x1=s.duration_s, y0=0, y1=1, line_width=0,
+             fillcolor=color_for("bound"), opacity=0.12, layer="below"),
     ]
     fig.layout.annotations = [
         dict(xref="paper", yref="y", x=1, y=math.log10(full_s), text=f"full buffer: {full_s * 1e3:,.0f} ms",
              showarrow=False, xanchor="right", yanchor="bottom", font=dict(size=11)),
         dict(xref="paper", yref="y", x=1, y=math.log10(0.005), text="CoDel's target: 5 ms", showarrow=False,
              xanchor="right", yanchor="bottom", font=dict(size=11)),
-        dict(xref="x", yref="paper", x=s.measure_from_s, y=1, text="medians from here", showarrow=False,
+        dict(xref="x", yref="paper", x=s.measure_from_s, y=1, text="medians over the shaded span", showarrow=False,
              xanchor="left", yanchor="top", font=dict(size=11)),
     ]
     best = s.rate_bps * PAYLOAD_BYTES / PACKET_BYTES
