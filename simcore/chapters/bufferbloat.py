@@ -291,12 +291,14 @@ def predictions() -> list:
         return (f"A full buffer of {s.buffer_packets:,} packets is {s.buffer_packets:,} transmissions of "
                 f"{s.packet_time_s * 1e3:.1f} ms: {full_ms:,.0f} ms. Drop-tail drops only when it is full, and CUBIC "
                 "cuts its window to 70 % (not half) and then climbs back quickly and **flattens out near the window "
-                "of its last loss**: the window is above $W_{max}(1 - 0.3/8)$ half of the time, so the buffer "
+                f"of its last loss** ($W_{{max}}$ = BDP + buffer = {s.bdp_packets + s.buffer_packets:,.0f} packets): "
+                "the window is above $W_{max}(1 - 0.3/8)$ half of the time, so the buffer "
                 f"stays nearly full: {answer_ms:,.0f} ms by RFC 9438's formula. The run's median from "
                 f"{s.measure_from_s:g} s on is {tail:,.0f} ms (lower: the formula leaves out the round trip each "
                 f"recovery takes and fast convergence). CoDel, on the same buffer, drops as soon as packets have "
                 f"waited over 5 ms for 100 ms: median {codel:.1f} ms, with goodput {codel_gp:.2f} Mbit/s against "
-                f"drop-tail's {tail_gp:.2f}. A big buffer buys no throughput, only delay: **bufferbloat**.")
+                f"drop-tail's {tail_gp:.2f} (whole runs). A big buffer buys no throughput, only delay: "
+                "**bufferbloat**.")
 
     setting = {"congestion_control": s.congestion_control, "buffer_packets": s.buffer_packets}
     return [NumberPrediction(
