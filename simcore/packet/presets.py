@@ -81,7 +81,7 @@ net.ipv4.tcp_* sysctl documentation (Documentation/networking/ip-sysctl.rst).
   The preset is ready for an AQM at the bottleneck (``LinkParams(queue='fq_codel')``, Linux's default
   qdisc, net.core.default_qdisc, on most distributions): a queue discipline belongs to the link, not to
   TCP.
-  approximated: Linux detects losses with RACK-TLP (RFC 8985; the default since 4.18) -- out of scope here:
+  approximated: Linux detects losses with RACK-TLP (RFC 8985; RACK alone since 4.18) -- out of scope here:
   simcore uses RFC 6675 SACK recovery, three duplicate ACKs or IsLost, and a tail loss waits for the RTO
   rather than a tail-loss probe. CUBIC runs without HyStart (Linux exits slow start early on delay
   increases), without the undo of spurious reductions and without pacing (Linux paces only with the fq qdisc
