@@ -37,8 +37,8 @@ def test_every_live_panel_in_the_sources_is_found():
     for module, owner in calls:
         assert (module, owner) in found, f"LivePanel built in {module}.{owner or '<module>'} is not a found builder"
     # the chapters' panels as of this writing are among them (a floor, not the list)
-    known = {"admission_panel", "delay", "delay_tcp", "ftp_sctp", "objpack", "satellite_panel", "start_here",
-             "tcp_primer"}
+    known = {"admission_panel", "bufferbloat", "delay", "delay_tcp", "ftp_sctp", "objpack", "satellite_panel",
+             "start_here", "tcp_primer"}
     assert known <= {m.rsplit(".", 1)[-1] for m, _ in found}
 
 

@@ -200,6 +200,10 @@ def _cases():
             bufferbloat.BufferbloatSetting(buffers_packets=(8, 40), queues=("codel",), n_flows=1, rate_bps=2e6,
                                            delay_s=0.01, duration_s=1.5, measure_from_s=0.5, seed=3),
             lambda s: bufferbloat.sweep(s).delay_p50_s.tobytes()),
+        "simcore.chapters.bufferbloat.TimelineSetting": (
+            bufferbloat.TimelineSetting(congestion_control="reno", buffer_packets=20, flows=2, rate_bps=2e6,
+                                        delay_s=0.01, duration_s=1.5, measure_from_s=0.5, seed=3),
+            lambda s: bufferbloat.timeline(s).delay_s.tobytes()),
         "simcore.delay.params.DelayParams": (
             DelayParams(prop_delay_ms=50.0, n_parents=3, cache=True, hit_ratio=0.5),
             lambda p: simulate_ideal(p).response_time_ms),

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simcore._validate import check_choice
 from simcore.satellite import SatelliteParams, simulate_satellite
 from simcore.satellite.hybrid import (
     VALIDATED_MAX_WINDOW_BYTES,
@@ -38,7 +39,7 @@ BEYOND_LOAD_BPS = 20e6
 SWITCHES = {
     "the paper's (GEO, 32767 B, 4.4BSD)": {},
     "window scaling (4 MB windows)": {"proxy_window_bytes": 4 * 2**20},
-    "today's TCP (Linux: IW 10, SACK)": {"tcp_preset": "linux"},
+    "today's TCP (Linux: CUBIC, IW 10)": {"tcp_preset": "linux"},
     "low orbit (20 ms one way)": {"satellite_delay_s": 0.020},
     "HTTP/1.1 from the NZ proxy": {"http_version": "1.1"},
 }
@@ -159,26 +160,54 @@ def _check_cost(q: dict) -> float:
     return q["n_traces"] * (3.0 if q["architecture"] == "base" else 1.0)
 
 
+def _merged(path: Path, key: str, names: tuple[str, ...], known: tuple[str, ...],
+            new_rows: list[dict]) -> list[dict]:
+    """Return the stored rows of ``path`` with those whose ``key`` is in ``names`` (or no longer ``known``: a
+    renamed setting) replaced by ``new_rows``, in the place of the first row replaced (at the end if none)."""
+    old = load_rows(path)
+    stale = [r[key] in names or r[key] not in known for r in old]
+    keep = [r for r, x in zip(old, stale, strict=True) if not x]
+    at = next((i for i, x in enumerate(stale) if x), len(old))
+    at -= sum(stale[:at])
+    return keep[:at] + new_rows + keep[at:]
+
+
 def write_hybrid_check(path: Path = HYBRID_PATH, executor=None, progress: bool = False,
-                       reuse_full: bool = False) -> Path:
+                       reuse_full: bool = False, settings: tuple[str, ...] | None = None) -> Path:
     """Run the hybrid check (see ``CHECK_SETTINGS``, ``check_grid``) and write it (2 processes unless
     ``executor``); ``reuse_full``: take the full runs off the paper's setting from the stored check where it
-    has them (after a change of the hybrid only)."""
+    has them (after a change of the hybrid only); ``settings``: rerun only these settings' points (after a
+    change of what one setting runs, e.g. a TCP preset) and keep the stored rows of the others."""
+    if settings is not None:
+        for s in settings:
+            check_choice("settings", s, tuple(CHECK_SETTINGS))
     rows = []
     for grid, seeds in check_grid():
-        grid = [dict(q, reuse_full=reuse_full) for q in grid]
+        grid = [dict(q, reuse_full=reuse_full) for q in grid if settings is None or q["setting"] in settings]
+        if not grid:
+            continue
         sw = run_sweep(check_record, grid, list(seeds), executor=executor, progress=progress, chunksize=1,
                        cost=_check_cost)
         rows += [{k: r[k] for k in CHECK_COLUMNS} for r in sw.to_records()]
+    if settings is not None:
+        rows = _merged(path, "setting", tuple(settings), tuple(CHECK_SETTINGS),
+                       [{k: str(v) for k, v in r.items()} for r in rows])
     return _write(path, rows)
 
 
-def write_beyond(path: Path = BEYOND_PATH, duration_s: float = 600.0, seed: int = 1) -> Path:
-    """Run every switch of ``SWITCHES`` for the base case and 100 connections at 20 Mbit/s presented (full
-    packet runs) and write the sample latency and carried load."""
+def write_beyond(path: Path = BEYOND_PATH, duration_s: float = 600.0, seed: int = 1,
+                 switches: tuple[str, ...] | None = None) -> Path:
+    """Run every switch of ``SWITCHES`` (or only ``switches``, keeping the stored rows of the others) for the
+    base case and 100 connections at 20 Mbit/s presented (full packet runs) and write the sample latency and
+    carried load."""
+    if switches is not None:
+        for s in switches:
+            check_choice("switches", s, tuple(SWITCHES))
     rows = []
     nt = traces_for_load(BEYOND_LOAD_BPS)
     for name, change in SWITCHES.items():
+        if switches is not None and name not in switches:
+            continue
         for arch, n in (("base", 1), ("us_proxy", 100), ("us_proxy", 10)):
             if arch != "base" and any(k in BASE_ONLY for k in change):
                 continue
@@ -190,6 +219,9 @@ def write_beyond(path: Path = BEYOND_PATH, duration_s: float = 600.0, seed: int 
                              carried_mbps=round(r.carried_nz_bound_bps / 1e6, 3),
                              latency_s=round(r.sample_latency_mean_s, 3), sample_unfinished=r.sample_unfinished,
                              source=f"simcore.satellite packet-level run, {duration_s:g} s simulated, seed {seed}"))
+    if switches is not None:
+        rows = _merged(path, "switch", tuple(switches), tuple(SWITCHES),
+                       [{k: str(v) for k, v in r.items()} for r in rows])
     return _write(path, rows)
 
 
@@ -289,3 +321,7 @@ if __name__ == "__main__":
         print(write_hybrid_check(progress=True, reuse_full="hybrid" in which))
     if "beyond" in which:
         print(write_beyond())
+    if "linux" in which:  # after a change of the linux TCP preset: only the rows that run it
+        print(write_beyond(switches=tuple(k for k, v in SWITCHES.items() if v.get("tcp_preset") == "linux")))
+        print(write_hybrid_check(progress=True, settings=tuple(k for k, v in CHECK_SETTINGS.items()
+                                                               if v.get("tcp_preset") == "linux")))

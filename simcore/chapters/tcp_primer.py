@@ -1,8 +1,9 @@
 """Chapter 0b, "TCP primer": TCP congestion control on simcore's packet level, live.
 
-One to four bulk TCP flows (or SCTP associations) cross a drop-tail bottleneck in a dumbbell. The student sets
-the round-trip time, bottleneck rate, buffer size, random loss rate, transport (TCP or SCTP), TCP variant
-(Reno, NewReno, SACK), number of flows, receive window, duration and seed, and watches the congestion window,
+One to four bulk TCP flows (or SCTP associations) cross a bottleneck in a dumbbell. The student sets the
+round-trip time, bottleneck rate, buffer size and its queue discipline (drop-tail, CoDel, FQ-CoDel), random loss
+rate, transport (TCP or SCTP), TCP's loss recovery (Reno, NewReno, SACK) and congestion control (Reno, CUBIC),
+number of flows, receive window, duration and seed, and watches the congestion window,
 the time-sequence plot and the bottleneck queue. Traces are downsampled here (``downsample_indices``: first,
 last, minimum and maximum of every bucket) so the front end gets at most ``MAX_POINTS`` points per trace. The
 checked numbers (window-limited throughput, Mathis, variants, fairness, buffer sizing) are in
@@ -22,6 +23,7 @@ from simcore._validate import check_choice, check_int, check_real, store_python_
 from simcore.chapters.capture_button import CLIENT_HOST, CaptureButton, attach
 from simcore.figures import register_figures
 from simcore.packet import (
+    CONGESTION_CONTROLS,
     VARIANTS,
     LinkParams,
     PacketResult,
@@ -61,6 +63,9 @@ RWND_CHOICES = (("16 KB", 16384), ("32 KB", 32767), ("64 KB", 65535), ("256 KB",
 FLOW_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7")
 _SSTHRESH_UNSET = 1e29
 TS_WINDOW_S = (0.0, 4.0)  # default time span of the time-sequence plot
+CC_CHOICES = (("Reno (RFC 5681)", "reno"), ("CUBIC (RFC 9438, Linux)", "cubic"))
+QUEUE_CHOICES = (("drop-tail", "droptail"), ("CoDel (RFC 8289)", "codel"), ("FQ-CoDel (RFC 8290)", "fq_codel"))
+QUEUE_NAMES = {"droptail": "drop-tail", "codel": "CoDel", "fq_codel": "FQ-CoDel"}
 
 
 @dataclass(frozen=True)
@@ -69,9 +74,12 @@ class PrimerSetting:
 
     rtt_ms: two-way propagation delay of the path, in [1, 1000] ms (bottleneck delay = rtt/2 each way).
     rate_mbps: bottleneck rate, in [0.1, 100] Mbit/s (access links are 1 Gbit/s).
-    buffer_packets: drop-tail limit of the bottleneck buffer, in [1, 10000] packets.
+    buffer_packets: limit of the bottleneck buffer, in [1, 10000] packets.
+    queue: the buffer's queue discipline, 'droptail', 'codel' (RFC 8289) or 'fq_codel' (RFC 8290), with their
+        default parameters (``LinkParams.queue``).
     loss_pct: random loss of each packet on the bottleneck (data direction), in [0, 20] percent.
-    variant: 'reno', 'newreno' or 'sack' (TCP only).
+    variant: TCP's loss recovery, 'reno', 'newreno' or 'sack' (TCP only).
+    congestion_control: TCP's window rule, 'reno' (RFC 5681) or 'cubic' (RFC 9438) (TCP only).
     transport: 'tcp' or 'sctp' (each flow an SCTP association, ``SctpParams()`` with the receive window).
     flows: bulk flows, all with the same RTT, in [1, 4].
     rwnd_bytes: receive window of every flow, in [1460, 2**30] bytes.
@@ -89,6 +97,8 @@ class PrimerSetting:
     rwnd_bytes: int = 262144
     duration_s: float = 20.0
     seed: int = 1
+    congestion_control: str = "reno"
+    queue: str = "droptail"
 
     def __post_init__(self):
         store_python_numbers(self)
@@ -97,6 +107,8 @@ class PrimerSetting:
         check_int("buffer_packets", self.buffer_packets, 1, 10_000)
         check_real("loss_pct", self.loss_pct, 0.0, 20.0)
         check_choice("variant", self.variant, VARIANTS)
+        check_choice("congestion_control", self.congestion_control, CONGESTION_CONTROLS)
+        check_choice("queue", self.queue, tuple(v for _, v in QUEUE_CHOICES))
         check_choice("transport", self.transport, tuple(v for _, v in TRANSPORTS))
         check_int("flows", self.flows, 1, MAX_FLOWS)
         check_int("rwnd_bytes", self.rwnd_bytes, MSS_BYTES, 2**30)
@@ -122,9 +134,10 @@ class PrimerSetting:
 def run(setting: PrimerSetting, trace: bool = True) -> PacketResult:
     """Return the ``PacketResult`` (with traces if ``trace``) of ``setting``'s flows across the dumbbell."""
     link = LinkParams(rate_bps=setting.rate_mbps * 1e6, delay_s=setting.rtt_ms * 1e-3 / 2,
-                      queue_packets=setting.buffer_packets, loss_prob=setting.loss_pct / 100.0)
+                      queue_packets=setting.buffer_packets, loss_prob=setting.loss_pct / 100.0, queue=setting.queue)
     db = dumbbell(setting.flows, link)
-    tcp = TcpParams.preset("rfc5681", variant=setting.variant, mss_bytes=MSS_BYTES, rwnd_bytes=setting.rwnd_bytes)
+    tcp = TcpParams.preset("rfc5681", variant=setting.variant, congestion_control=setting.congestion_control,
+                           mss_bytes=MSS_BYTES, rwnd_bytes=setting.rwnd_bytes)
     sc = bulk_scenario(db.network, db.pairs, tcp, duration_s=setting.duration_s)
     if setting.transport == "sctp":
         sp = SctpParams(rwnd_bytes=setting.rwnd_bytes)
@@ -214,10 +227,14 @@ def _status(res: PacketResult, setting: PrimerSetting) -> str:
         parts.append(f"window limit flows&middot;W/RTT = {pred['window_bps'] / 1e6:.2f} Mbit/s")
     if np.isfinite(pred["mathis_bps"]):
         parts.append(f"Mathis = {pred['mathis_bps'] / 1e6:.2f} Mbit/s")
-    parts.append(f"BDP = {pred['bdp_packets']:.0f} packets, buffer {setting.buffer_packets}")
+    discipline = "" if setting.queue == "droptail" else f" ({QUEUE_NAMES[setting.queue]})"
+    parts.append(f"BDP = {pred['bdp_packets']:.0f} packets, buffer {setting.buffer_packets}{discipline}")
+    aqm = ""
+    if setting.queue != "droptail" and res.link_drops_aqm is not None:
+        aqm = f" ({int(res.link_drops_aqm[0])} by {QUEUE_NAMES[setting.queue]}'s rule)"
     counts = (f"timeouts {int(res.timeouts[:, 0].sum())}, "
               f"fast retransmits {int(res.fast_retransmits[:, 0].sum())}, "
-              f"buffer drops {int(res.link_drops_queue[0])}, random losses {int(res.link_drops_loss[0])}")
+              f"buffer drops {int(res.link_drops_queue[0])}{aqm}, random losses {int(res.link_drops_loss[0])}")
     return "; ".join(parts) + ".<br>" + counts + "."
 
 
@@ -266,7 +283,8 @@ def _draw(figs: tuple[go.Figure, go.Figure, go.Figure], setting: PrimerSetting,
     cw.data[MAX_FLOWS + 1].update(x=d["timeouts"][0], y=d["timeouts"][1], name="timeout",
                                   marker=dict(color=color_for("closed form"), symbol="x", size=10))
     for i, (key, name) in enumerate((("sent", "sent"), ("retx", "retransmitted"),
-                                     ("dropped", "dropped (buffer full)"), ("lost", "lost at random"),
+                                     ("dropped", "dropped (buffer full)" if setting.queue == "droptail" else
+                                      f"dropped by {QUEUE_NAMES[setting.queue]}"), ("lost", "lost at random"),
                                      ("acked", "ACK received"))):
         ts.data[i].update(x=d[key][0], y=d[key][1], name=name)
     qf.data[0].update(x=d["queue"][0], y=d["queue"][1], name="bottleneck buffer",
@@ -323,17 +341,20 @@ def gated_flows_table(prediction):
 
 
 def make_panel(setting: PrimerSetting | None = None, *, gate=None) -> LivePanel:
-    """Return the live dumbbell panel: RTT (first), rate, buffer, loss, variant, flows, receive window,
-    duration and seed, drawing cwnd, the time-sequence plot and the bottleneck queue; under it a button
-    saves the run as a pcapng capture (``panel.capture``). gate: predictions (``predictions()``) that hold the
-    plots and the status line back until committed."""
+    """Return the live dumbbell panel: RTT (first), rate, buffer and its queue discipline, loss, TCP variant
+    (loss recovery) and congestion control, transport, flows, receive window, duration and seed, drawing cwnd,
+    the time-sequence plot and the bottleneck queue; under it a button saves the run as a pcapng capture
+    (``panel.capture``). gate: predictions (``predictions()``) that hold the plots and the status line back
+    until committed."""
     s = setting or PrimerSetting()
     controls = {
         "rtt_ms": float_slider("round-trip time (ms)", s.rtt_ms, 10, 640, 10),
         "rate_mbps": float_slider("bottleneck rate (Mbit/s)", s.rate_mbps, 1, 50, 1),
         "buffer_packets": int_slider("buffer (packets)", s.buffer_packets, 2, 400),
+        "queue": dropdown("queue discipline", QUEUE_CHOICES, s.queue),
         "loss_pct": float_slider("random loss (%)", s.loss_pct, 0, 5, 0.1),
         "variant": dropdown("TCP variant", VARIANTS, s.variant),
+        "congestion_control": dropdown("congestion control", CC_CHOICES, s.congestion_control),
         "transport": dropdown("transport", TRANSPORTS, s.transport),
         "flows": int_slider("flows", s.flows, 1, MAX_FLOWS),
         "rwnd_bytes": dropdown("receive window", RWND_CHOICES, s.rwnd_bytes),
@@ -363,9 +384,10 @@ def make_panel(setting: PrimerSetting | None = None, *, gate=None) -> LivePanel:
             out["seed"] = "with no random loss nothing in this run is random, so the seed changes nothing"
         if values["transport"] == "sctp":
             out["variant"] = "SCTP has one loss recovery of its own (SACK gap blocks, RFC 4960): no variants"
+            out["congestion_control"] = "SCTP has its own congestion control (RFC 4960 sec. 7, Reno-like)"
         return out
 
-    panel = LivePanel(controls, update, list(figs), title="Bulk TCP flows through a drop-tail bottleneck",
+    panel = LivePanel(controls, update, list(figs), title="Bulk TCP flows through a bottleneck",
                       columns=3, idle=idle, compile_notice=functools.partial(cold_notice, "packet"), gate=gate)
     attach(panel, CaptureButton(lambda: last.get("res"), lambda: capture_name(last["setting"]), CAPTURE_POINTS))
     return panel
@@ -380,6 +402,10 @@ def capture_name(setting: PrimerSetting) -> str:
     """Return the capture file's stem for ``setting`` (the settings that shape the run)."""
     s = setting
     proto = s.variant if s.transport == "tcp" else "sctp"
+    if s.transport == "tcp" and s.congestion_control != "reno":
+        proto += f"_{s.congestion_control}"
+    if s.queue != "droptail":
+        proto += f"_{s.queue}"
     return (f"tcp_primer_{proto}_{s.flows}flows_rtt{s.rtt_ms:g}ms_{s.rate_mbps:g}Mbps_buf{s.buffer_packets}"
             f"_loss{s.loss_pct:g}pct_rwnd{s.rwnd_bytes}_{s.duration_s:g}s_seed{s.seed}")
 

@@ -72,7 +72,8 @@ def predictions() -> list[NumberPrediction]:
     buffer): the window at which the sawtooth peaks, and the length of one tooth; answers are closed forms."""
     s = DEFAULTS
     setting = {"rtt_ms": s.rtt_ms, "rate_mbps": s.rate_mbps, "buffer_packets": s.buffer_packets,
-               "loss_pct": 0.0, "variant": s.variant, "transport": "tcp", "flows": 1, "duration_s": s.duration_s}
+               "loss_pct": 0.0, "variant": s.variant, "transport": "tcp", "flows": 1, "duration_s": s.duration_s,
+               "congestion_control": s.congestion_control, "queue": s.queue}
     peak, tooth = peak_window_segments(s), tooth_length_s(s)
 
     def peak_why(_setting) -> str:
@@ -131,7 +132,8 @@ def flows_prediction() -> ChoicePrediction:
                      "packets in the same overflow and halve together (they synchronize), which is why big "
                      "routers with thousands of unsynchronized flows need far less than one BDP of buffer."),
         setting={"buffer_packets": SMALL_BUFFER, "flows": 4, "loss_pct": 0.0, "rtt_ms": DEFAULTS.rtt_ms,
-                 "rate_mbps": DEFAULTS.rate_mbps})
+                 "rate_mbps": DEFAULTS.rate_mbps, "congestion_control": DEFAULTS.congestion_control,
+                 "queue": DEFAULTS.queue})
 
 
 def flows_table(buffers: tuple[int, ...] = (SMALL_BUFFER, DEFAULTS.buffer_packets)) -> str:

@@ -56,13 +56,11 @@ allows up to 4 by RFC 3390's rule), no delayed ACKs (RFC 5681 says SHOULD delay;
 forms assume one ACK per segment), exact timers, and the textbook's handshake: the request rides on the
 handshake's ACK (``request_on_handshake_ack``; the closed forms of chapter 4 count it so).
 
-``linux`` -- a modern Linux stack (5.x/6.x defaults). Sources: include/net/tcp.h and the
+``linux`` -- a modern Linux stack (5.x/6.x defaults). Sources: include/net/tcp.h, net/ipv4/tcp_cubic.c and the
 net.ipv4.tcp_* sysctl documentation (Documentation/networking/ip-sysctl.rst).
-  - congestion_control 'reno' for now, although Linux's default since 2.6.19 is cubic
-    (net.ipv4.tcp_congestion_control; net/ipv4/tcp_cubic.c: beta 717/1024 = 0.7, C = 0.4, fast convergence
-    on; RFC 9438 describes it): chapter 2's stored "today's TCP" runs were made with Reno's window, and the
-    preset moves to CUBIC when they are rerun. ``TcpParams.preset("linux", congestion_control="cubic")`` is
-    today's Linux.
+  - congestion_control 'cubic': net.ipv4.tcp_congestion_control = cubic, Linux's default since 2.6.19
+    (net/ipv4/tcp_cubic.c: beta 717/1024 = 0.7, C = 0.4, fast convergence on, the TCP-friendly region on;
+    RFC 9438 describes it).
   - recovery 'sack': net.ipv4.tcp_sack = 1, RFC 6675-style recovery.
   - initial_window_segments 10: TCP_INIT_CWND = 10 (RFC 6928).
   - min_rto_s 0.2, initial_rto_s 1, max_rto_s 120: TCP_RTO_MIN = HZ/5, TCP_TIMEOUT_INIT = 1 s,
@@ -71,15 +69,23 @@ net.ipv4.tcp_* sysctl documentation (Documentation/networking/ip-sysctl.rst).
   - timestamps: net.ipv4.tcp_timestamps = 1; limited_transmit: Linux sends new data on the first
     duplicate ACKs (RFC 3042).
   - rwnd_bytes 6291456: the top of net.ipv4.tcp_rmem, which receive autotuning grows toward.
+  - restart_after_idle: net.ipv4.tcp_slow_start_after_idle = 1 (cwnd back to the initial window after an
+    idle RTO).
   - timeout_ssthresh 'once_per_window' (the default): tcp_enter_loss lowers ssthresh only when it "has not
     yet been made inside this window" (not during fast recovery, not again on a repeated timeout).
+  - ecn off: net.ipv4.tcp_ecn = 2, Linux answers ECN when a peer asks for it but does not ask itself; both
+    ends of a simcore connection share ``TcpParams``, so 'ecn=True' is the setting where both ask.
   - request_on_handshake_ack False: tcp_rcv_synsent_state_process sends the ACK at once (it waits for data
     only when a write is pending while connect() blocks, or with TCP_DEFER_ACCEPT / quick-ACK off), and
     connect() returns before the application writes.
-  approximated: Linux detects losses with RACK-TLP (out of scope here); simcore uses RFC 6675 SACK
-  recovery. CUBIC runs without HyStart (Linux exits slow start early on delay increases) and without the
-  undo of spurious reductions. Receive autotuning is replaced by its ceiling. Timers are exact (Linux's
-  jiffies are 1-4 ms).
+  The preset is ready for an AQM at the bottleneck (``LinkParams(queue='fq_codel')``, Linux's default
+  qdisc, net.core.default_qdisc, on most distributions): a queue discipline belongs to the link, not to
+  TCP.
+  approximated: Linux detects losses with RACK-TLP (RFC 8985; RACK alone since 4.18) -- out of scope here:
+  simcore uses RFC 6675 SACK recovery, three duplicate ACKs or IsLost, and a tail loss waits for the RTO
+  rather than a tail-loss probe. CUBIC runs without HyStart (Linux exits slow start early on delay
+  increases), without the undo of spurious reductions and without pacing (Linux paces only with the fq qdisc
+  or BBR). Receive autotuning is replaced by its ceiling. Timers are exact (Linux's jiffies are 1-4 ms).
 """
 
 from __future__ import annotations
@@ -99,7 +105,7 @@ PRESETS: dict[str, dict] = {
                       request_on_handshake_ack=False, syn_backoff="bsd", connect_timeout_s=75.0, max_retransmits=12,
                       synack_retries=3),
     "rfc5681": dict(),
-    "linux": dict(recovery="sack", congestion_control="reno", initial_window_segments=10, min_rto_s=0.2,
+    "linux": dict(recovery="sack", congestion_control="cubic", initial_window_segments=10, min_rto_s=0.2,
                   initial_rto_s=1.0, max_rto_s=120.0, delayed_ack=True, delayed_ack_timeout_s=0.04, timestamps=True,
                   limited_transmit=True, rwnd_bytes=6291456, restart_after_idle=True, request_on_handshake_ack=False),
 }

@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.chapters.bufferbloat import BufferbloatSetting, figure, sweep
+from simcore.chapters.bufferbloat import (
+    BufferbloatSetting,
+    TimelineSetting,
+    cubic_median_wait_s,
+    figure,
+    make_panel,
+    predictions,
+    sweep,
+    timeline,
+)
 
 
 def test_drop_tail_delay_grows_with_its_buffer_and_codel_holds_its_target():
@@ -41,3 +50,84 @@ def test_drop_tail_delay_grows_with_its_buffer_and_codel_holds_its_target():
 def test_bad_settings_are_refused_by_name(kw, match):
     with pytest.raises(ValueError, match=match):
         BufferbloatSetting(**kw)
+
+
+# ---- the primer's bufferbloat part ----
+
+def test_cubics_median_wait_by_hand():
+    # 10 Mbit/s, 1500-byte packets: 1.2 ms each; BDP = 10e6 * 0.04 / 12000 = 33.33 packets; W_max = 1033.33.
+    # RFC 9438: after a loss W(t) = 0.4 (t - K)^3 + W_max, K = cbrt(W_max * 0.3 / 0.4) = 9.185 s; the window rises
+    # over the cycle, so its median is W(K/2) = W_max - 0.4 K^3 / 8 = W_max (1 - 0.3 / 8) = 994.58 packets; the
+    # queue holds 994.58 - 33.33 = 961.25 packets: 1.1535 s.
+    s = TimelineSetting()
+    assert (s.congestion_control, s.buffer_packets, s.flows) == ("cubic", 1000, 1)
+    assert cubic_median_wait_s(s) == pytest.approx(1.1535, abs=1e-4)
+    k = (1033.3333 * 0.3 / 0.4) ** (1 / 3)
+    assert 1033.3333 - 0.4 * (k / 2) ** 3 == pytest.approx(994.583, abs=1e-3)
+
+
+def test_the_timeline_shows_bufferbloat_under_drop_tail_and_codel_holding_its_target():
+    tl = timeline(TimelineSetting())
+    tail, codel = tl.median_s
+    tx = 12_000 / 10e6
+    # drop-tail: never more than a full buffer (1000 transmissions); CUBIC keeps it nearly full, so the median is
+    # within 15 % of the closed form (which leaves out the recoveries' round trips and fast convergence)
+    assert tl.p95_s[0] <= 1000 * tx + 1e-9
+    assert tail == pytest.approx(cubic_median_wait_s(tl.setting), rel=0.15) and tail > 0.6 * 1000 * tx
+    # CoDel (RFC 8289): the median wait below its 5 ms target, two orders of magnitude below drop-tail's ...
+    assert codel < 0.005 and tail > 100 * codel
+    # ... at nearly the same goodput (within 5 %), both above 85 % of what 1460-byte segments in 1500-byte packets
+    # allow, slow start included
+    best = 10e6 * 1460 / 1500
+    assert (tl.goodput_bps > 0.85 * best).all()
+    assert tl.goodput_bps[1] == pytest.approx(tl.goodput_bps[0], rel=0.05)
+    assert tl.time_s.size == 400 and tl.delay_s.shape == (2, 400)
+
+
+def test_the_prediction_holds_the_panel_back_and_answers_with_the_closed_form():
+    preds = predictions()
+    assert len(preds) == 1
+    panel = make_panel(gate=preds)
+    assert panel.veiled
+    preds[0].commit(600.0)
+    assert not panel.veiled
+    assert preds[0].outcome.answer == pytest.approx(1153.5, abs=0.1)
+    # the panel was set to the prediction's setting, and its status line gives both medians
+    assert panel.values() == {"congestion_control": "cubic", "buffer_packets": 1000}
+    assert "drop-tail: median wait" in panel.message and "CoDel: median wait" in panel.message
+    fig = panel.figures[0]
+    assert fig.layout.yaxis.type == "log" and list(fig.layout.yaxis.ticktext) == \
+        ["0.1 ms", "1 ms", "10 ms", "100 ms", "1 s"]  # decades only
+
+
+def test_the_timeline_refuses_bad_settings_by_name():
+    with pytest.raises(ValueError, match="buffer_packets=5 is out of range"):
+        TimelineSetting(buffer_packets=5)
+    with pytest.raises(ValueError, match="congestion_control='bbr' is not allowed"):
+        TimelineSetting(congestion_control="bbr")
+    with pytest.raises(ValueError, match="measure_from_s=40.0 is out of range"):
+        TimelineSetting(measure_from_s=40.0)
+
+
+def test_the_two_curves_differ_in_hue_and_under_colour_blindness():
+    # Machado, Oliveira & Fernandes 2009, full severity, on linear RGB; CIE76 distance in CIELAB
+    deut = np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.011820, 0.042940, 0.968881]])
+    prot = np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]])
+
+    def linear(c):
+        v = np.array([int(c[i:i + 2], 16) / 255 for i in (1, 3, 5)])
+        return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)
+
+    def lab(rgb):
+        srgb_to_xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+        xyz = srgb_to_xyz @ np.clip(rgb, 0, 1)
+        x, y, z = xyz / np.array([0.95047, 1.0, 1.08883])
+        f = [t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116 for t in (x, y, z)]
+        return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+    fig = make_panel().figures[0]
+    a, b = (t.line.color for t in fig.data)
+    for m in (np.eye(3), deut, prot):
+        assert np.linalg.norm(lab(m @ linear(a)) - lab(m @ linear(b))) >= 20, (a, b)
+    ha, hb = (np.degrees(np.arctan2(v[2], v[1])) for v in (lab(linear(a)), lab(linear(b))))
+    assert abs((ha - hb + 180) % 360 - 180) >= 35  # different hue families

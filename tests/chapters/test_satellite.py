@@ -230,3 +230,15 @@ def test_the_chapters_text_quotes_the_stored_numbers():
     worst = max(float(r["hybrid_latency_s"]) / float(r["full_latency_s"]) for r in check
                 if VALIDATED_UTILISATION < float(r["utilisation"]) <= 1.0)
     assert f"errors reach a factor of {worst:.0f}," in text
+
+
+def test_rerunning_one_setting_replaces_its_rows_in_place_and_drops_renamed_ones(tmp_path):
+    # write_beyond(switches=...) / write_hybrid_check(settings=...) keep every other row as stored
+    path = tmp_path / "t.csv"
+    path.write_text("switch,x\na,1\nold name,2\nold name,3\nc,4\nb,5\n")
+    new = [{"switch": "new name", "x": "9"}, {"switch": "new name", "x": "8"}]
+    rows = extras._merged(path, "switch", ("new name",), ("a", "b", "c", "new name"), new)
+    assert [(r["switch"], r["x"]) for r in rows] == [("a", "1"), ("new name", "9"), ("new name", "8"), ("c", "4"),
+                                                    ("b", "5")]
+    rows = extras._merged(path, "switch", ("b",), ("a", "b", "c", "old name"), [{"switch": "b", "x": "7"}])
+    assert [r["x"] for r in rows] == ["1", "2", "3", "4", "7"]

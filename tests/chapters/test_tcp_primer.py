@@ -91,10 +91,10 @@ def test_every_slider_position_is_safe(data):
     panel = _panel()
     values = {name: data.draw(st.floats(*_range(name))) for name in ("rtt_ms", "rate_mbps", "loss_pct")}
     values |= {name: data.draw(st.integers(*_range(name))) for name in ("buffer_packets", "flows", "seed")}
-    labelled = ("rwnd_bytes", "transport")  # dropdowns of (label, value)
+    labelled = ("rwnd_bytes", "transport", "congestion_control", "queue")  # dropdowns of (label, value)
     values |= {name: data.draw(st.sampled_from([v for _, v in panel.controls[name].options]
                                                if name in labelled else panel.controls[name].options))
-               for name in ("variant", "rwnd_bytes", "transport")}
+               for name in ("variant", "rwnd_bytes", "transport", "congestion_control", "queue")}
     values["duration_s"] = data.draw(st.floats(_range("duration_s")[0], 3.0))  # short runs keep the test fast
     values["ts_window_s"] = tuple(sorted(data.draw(st.tuples(st.floats(*_range("ts_window_s")),
                                                               st.floats(*_range("ts_window_s"))))))
@@ -281,3 +281,34 @@ def test_no_two_curves_share_a_hue_family():
     assert len(set(flows)) == 4
     labels = [a.text for a in cw.layout.annotations]
     assert labels == ["BDP 42", "BDP + buffer 82"]
+
+
+@pytest.mark.parametrize("cc, beta", [("reno", 0.5), ("cubic", 0.7)])
+def test_the_congestion_control_choice_cuts_the_window_as_its_rfc_says(cc, beta):
+    # at each fast retransmit ssthresh = beta * FlightSize (RFC 5681 eq. 4: 1/2; RFC 9438 sec. 4.6: 0.7); a bulk
+    # flow limited by cwnd has FlightSize = cwnd just before the loss is found
+    s = ch.PrimerSetting(congestion_control=cc)
+    tr = ch.run(s).tcp_trace
+    sel = (tr.conn == 0) & (tr.direction == 0)
+    ss, cw, ev = tr.ssthresh_bytes[sel], tr.cwnd_bytes[sel], tr.event[sel]
+    cuts = np.flatnonzero(np.diff(ss) != 0) + 1
+    assert len(cuts) >= 2 and (ev[cuts] == 1).all()  # on duplicate ACKs, no timeout
+    assert ss[cuts] / cw[cuts - 1] == pytest.approx(np.full(len(cuts), beta), abs=0.01)
+
+
+def test_codel_keeps_the_queue_near_its_target_where_drop_tail_fills_the_buffer():
+    # 400-packet buffer, 1 MB window (no window limit): drop-tail's queue grows to hundreds of packets; CoDel
+    # (RFC 8289) drops once packets have waited over 5 ms for 100 ms: 5 ms at 5 Mbit/s is 2.1 packets of 1500 B
+    means = {}
+    for q in ("droptail", "codel", "fq_codel"):
+        r = ch.run(ch.PrimerSetting(queue=q, buffer_packets=400, rwnd_bytes=1 << 20))
+        qt = r.queue_trace
+        m = (qt.link == 0) & (qt.time_s > 5.0)
+        means[q] = qt.packets[m].mean()
+        status = ch._status(r, ch.PrimerSetting(queue=q, buffer_packets=400, rwnd_bytes=1 << 20))
+        assert ("by CoDel's rule" in status) == (q == "codel")
+    assert means["droptail"] > 100 and means["codel"] < 2.1 + 1 and means["fq_codel"] < 2.1 + 1
+    with pytest.raises(ValueError, match="queue='red' is not allowed"):
+        ch.PrimerSetting(queue="red")
+    with pytest.raises(ValueError, match="congestion_control='vegas' is not allowed"):
+        ch.PrimerSetting(congestion_control="vegas")

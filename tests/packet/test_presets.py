@@ -22,11 +22,12 @@ def test_presets_carry_their_documented_values():
             fbsd.segment_bytes) == ("newreno", 1, 0.1, True, 1448)
     linux = TcpParams.preset("linux")
     assert (linux.variant, linux.initial_window_segments, linux.min_rto_s) == ("sack", 10, 0.2)
-    # the era stacks ran Reno's window; the linux preset keeps it until chapter 2's stored runs are redone with
-    # CUBIC (Linux's default since 2.6.19), which it names in its docstring
+    # the era stacks ran Reno's window; Linux's default since 2.6.19 is CUBIC (net.ipv4.tcp_congestion_control)
     assert [TcpParams.preset(n).congestion_control for n in ("bsd44lite", "freebsd46", "rfc5681", "linux")] == \
-        ["reno", "reno", "reno", "reno"]
-    assert TcpParams.preset("linux", congestion_control="cubic").congestion_control == "cubic"
+        ["reno", "reno", "reno", "cubic"]
+    assert (linux.recovery, linux.limited_transmit, linux.timestamps, linux.ecn) == ("sack", True, True, False)
+    assert TcpParams.preset("linux", congestion_control="reno").congestion_control == "reno"
+    assert TcpParams.preset("linux", variant="newreno").congestion_control == "cubic"  # recovery only
     assert TcpParams.preset("rfc5681") == TcpParams()
     # a timeout's ssthresh: BSD's min(snd_wnd, cwnd) / 2 read the inflated window; Linux lowers it once per window
     assert (bsd.timeout_ssthresh, fbsd.timeout_ssthresh, linux.timeout_ssthresh, TcpParams().timeout_ssthresh) == \
@@ -72,3 +73,26 @@ def test_bsd_delayed_ack_leaves_on_the_next_200_ms_tick():
     pt = _one_segment_lost(tcp).packet_trace
     ack = pt.time_s[(pt.kind == 0) & (pt.direction == 1) & (pt.ack == 1001)]
     assert ack.tolist() == pytest.approx([1.2], abs=1e-12)
+
+
+@pytest.mark.parametrize("cc, beta", [(None, 0.7), ("reno", 0.5)])
+def test_the_linux_preset_cuts_its_window_by_cubics_beta(cc, beta):
+    # RFC 9438 sec. 4.6: at a fast retransmit ssthresh = max(FlightSize * 0.7, 2 SMSS); RFC 5681 eq. 4 (Reno):
+    # FlightSize / 2. One segment lost at ~160 segments in flight (no other loss: a 1000-packet buffer). The
+    # FlightSize is what was outstanding at the third duplicate ACK less the two segments Limited Transmit sent
+    # on the first two (RFC 5681 sec. 3.2: they are not counted).
+    tcp = TcpParams.preset("linux") if cc is None else TcpParams.preset("linux", congestion_control=cc)
+    link = LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=1000, drop_sequence=(300,))
+    back = LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=1000)
+    net = Network(2, Network.duplex(0, 1, link, back))
+    r = simulate(Scenario(net, (Connection(0, 1, tcp),), (Message(0, None),), duration_s=3.0), trace=True)
+    tr = r.tcp_trace
+    sel = (tr.conn == 0) & (tr.direction == 0)
+    ss, ev = tr.ssthresh_bytes[sel], tr.event[sel]
+    flight = (tr.snd_nxt - tr.snd_una)[sel]
+    i = int(np.flatnonzero(ss < 1e29)[0])  # the first reduction: the third duplicate ACK
+    assert list(ev[i - 2:i + 1]) == [1, 1, 1]
+    flight_size = flight[i] - 2 * tcp.segment_bytes
+    assert flight_size > 100 * tcp.segment_bytes
+    assert ss[i] == pytest.approx(beta * flight_size, rel=1e-9)
+    assert tr.cwnd_bytes[sel][i] == pytest.approx(ss[i], rel=1e-9)  # RFC 6675 recovery: cwnd = ssthresh

@@ -12,8 +12,11 @@ packet on the wire is not waiting, as in the paper's simulator):
   ``p_b = max_p (avg - min_th) / (max_th - min_th)``, ``p_a = p_b / (1 - count p_b)`` (1 once
   ``count p_b >= 1``), drop (or mark) with probability ``p_a`` and then ``count = 0``;
 - gentle: ``max_th <= avg < 2 max_th``: the same with ``p_b = max_p + (1 - max_p) (avg - max_th) / max_th``;
-  ``avg >= 2 max_th`` (``avg >= max_th`` without gentle): drop, ``count = 0`` (never a mark: ns-3's and Linux's
-  hard drop).
+  ``avg >= 2 max_th`` (``avg >= max_th`` without gentle): the forced region, drop, ``count = 0``, also with
+  ECN: simcore never marks there. That is ns-3's ``RedQueueDisc`` by default (``UseHardDrop`` true) and Linux's
+  ``sch_red`` with its ``harddrop`` flag. Linux without that flag (its default) marks an ECN-capable packet CE
+  in the forced region too when ``ecn`` is on (``RED_HARD_MARK``: ``forced_mark``), and drops only packets that
+  are not ECN-capable; ``sch_red`` has no gentle region (the forced region starts at ``max_th``).
 
 The decision is taken at enqueue, so the departure times stay known when a packet is queued and a RED link costs
 no event more than a drop-tail one (``kernel.link.fifo_depart``). The random draws come from the link's own
@@ -57,7 +60,8 @@ class RedParams:
       packet's size, as RFC 7141 recommends: no 'byte-mode drop' favouring small packets).
     - ``mean_packet_bytes``: the typical packet of the idle-time rule (its transmission time ``s``).
     - ``ecn``: mark ECN-capable packets CE instead of dropping them in the probabilistic region (RFC 3168 sec.
-      7); the forced drops above stay drops.
+      7); the forced drops above stay drops (ns-3's hard drop; Linux's ``sch_red`` marks there too unless its
+      ``harddrop`` flag is set, see the module docstring).
 
     RFC 7567 (the IETF's AQM recommendations, which replace RFC 2309's recommendation of RED): deploy AQM by
     default (sec. 4.1), prefer schemes that need no tuning (4.3), which RED's thresholds are not (they depend
