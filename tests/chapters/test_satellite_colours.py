@@ -8,28 +8,9 @@ import math
 import numpy as np
 
 from simcore.chapters.satellite_figures import CURVE_COLOR, CURVE_ORDER, CURVE_SYMBOL, PAPER_COLOR
-
-# Machado et al. 2009: full-severity simulation matrices on linear RGB
-DEUTERANOPIA = np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
-                         [-0.011820, 0.042940, 0.968881]])
-PROTANOPIA = np.array([[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216],
-                       [-0.003882, -0.048116, 1.051998]])
-
-
-def _linear(hex_color):
-    v = np.array([int(hex_color[i:i + 2], 16) / 255 for i in (1, 3, 5)])
-    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)  # sRGB (IEC 61966-2-1)
-
-
-def _lab(rgb):
-    # sRGB primaries, D65 white -> CIE XYZ -> CIELAB
-    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ np.clip(rgb, 0, 1)
-    x, y, z = xyz / np.array([0.95047, 1.0, 1.08883])
-
-    def f(t):
-        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
-
-    return np.array([116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))])
+from simcore.colour_vision import DEUTERANOPIA, PROTANOPIA
+from simcore.colour_vision import cielab as _lab
+from simcore.colour_vision import linear_rgb as _linear
 
 
 def test_the_seven_curves_are_told_apart_also_under_colour_blindness():
