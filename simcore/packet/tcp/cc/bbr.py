@@ -379,6 +379,12 @@ def ack_done(S, h, acked, t):
     r = S.cc
     conn = S.conn
     mss = conn[h >> 1].mss
+    if r[h].bbr_has_seen_rtt == 0 and r[h].rs_rtt_s >= 0.0:
+        # the first RTT (the handshake's, in practice): pacing and BtlBw start from cwnd / RTT before this ACK's
+        # sample is read (ns-3 and Linux start BBR once the connection is made, with this RTT known)
+        r[h].bbr_min_rtt_s = r[h].rs_rtt_s
+        r[h].bbr_min_rtt_stamp = t
+        _init_pacing_rate(S, h)
     _update_model_and_state(S, h, t)
     _set_pacing_rate(S, h, r[h].bbr_pacing_gain)
     acked_sacked = r[h].rs_acked_sacked
