@@ -261,8 +261,8 @@ HALF = _ordered_dtype(
     # again before snd_una passes ecn_recover), sets CWR on its next new segment while cwr_owed; n_ecn reductions
     "ece_on ecn_recover cwr_owed n_ecn "
     # pacing (``tcp.sender``): a half whose congestion control sets pace_rate_Bps > 0 (bytes of payload per second;
-    # 0: not paced; in the hot part, as every send reads it) sends a segment no earlier than pace_next_t (s), the time the previous one's payload took at that
-    # rate after it left; pace_ev (1 while an EV_PACE event for this half is pending)
+    # 0: not paced; in the hot part, as every send reads it) sends a segment no earlier than pace_next_t (s), the
+    # time the previous one's payload took at that rate after it left; pace_ev (1 while an EV_PACE event is pending)
     "pace_next_t:f pace_ev")
 # SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (SP_*: handshake and shutdown),
 # sack_pkts (packets with DATA not yet acknowledged, for the delayed SACK), snd_msg (message holding snd_max, -1

@@ -1,12 +1,12 @@
-"""Numba: the seam between the shared machinery and the transports. Each function dispatches on the
-connection's protocol column ``S.conn[c].proto`` (``PROTO_TCP``; a second transport adds its constant in
-``kernel.layout`` and one branch per function here, beside TCP's, without touching TCP's modules).
+"""Numba: the seam between the shared machinery and the transports. Each function dispatches on the connection's
+protocol column ``S.conn[c].proto`` (``PROTO_TCP``; a second transport adds its constant in ``kernel.layout`` and
+one branch per function here, beside TCP's, without touching TCP's modules).
 
-Events (from the event loop, ``kernel.loop.run``): ``on_arrival`` (a transport packet reaches its host),
-``on_open`` (``EV_OPEN``), ``on_timer`` (``EV_RTO``; the shared lazy timer of ``kernel.rtt`` says which half
-expired), ``on_delack`` (``EV_DELACK``), ``on_pace`` (``EV_PACE``: TCP only, SCTP does not pace). Requests (from the application layer, ``kernel.app``):
-``send_available`` (new data, or a relay fed some), ``close_half`` (the closer is done). A connection its
-transport gave up (``S.conn[c].dead``, ``kernel.giveup``) gets none of them.
+Events (from the event loop, ``kernel.loop.run``): ``on_arrival`` (a transport packet reaches its host), ``on_open``
+(``EV_OPEN``), ``on_timer`` (``EV_RTO``; the shared lazy timer of ``kernel.rtt`` says which half expired),
+``on_delack`` (``EV_DELACK``), ``on_pace`` (``EV_PACE``: TCP only, SCTP does not pace). Requests (from the
+application layer, ``kernel.app``): ``send_available`` (new data, or a relay fed some), ``close_half`` (the closer
+is done). A connection its transport gave up (``S.conn[c].dead``, ``kernel.giveup``) gets none of them.
 """
 
 from __future__ import annotations
