@@ -123,14 +123,15 @@ What the shared bottleneck shows (both simulators agree on the direction, not on
 slow down for loss, it caps what it has in flight at cwnd_gain x its BDP estimate (2 BDP) and paces at its bandwidth
 estimate. In a buffer of 1 BDP its 1.25 probing phases and STARTUP overflow the buffer, each drop cuts CUBIC's
 window by 30 % and none cuts BBR's: BBR takes nearly all of the link. In a buffer of 10 BDP CUBIC keeps the buffer
-full, so BBR never sees the empty-queue RTT again: 10 s on, its RTprop expires and takes an RTT with CUBIC's queue in
-it (simcore's BBR ends this run with RTprop 0.32 s against a base of 0.04 s), and that in-flight cap of 2 x BtlBw x
-RTprop, not loss, sets its share, the smaller one, while every PROBE_RTT (every 10 s, at 4 segments) hands CUBIC
+full, so BBR never sees the empty-queue RTT again: 10 s on, its RTprop expires and takes an RTT with CUBIC's queue
+in it (simcore's BBR ends this run with RTprop 0.32 s against a base of 0.04 s), and that in-flight cap of 2 x BtlBw
+x RTprop, not loss, sets its share, the smaller one, while every PROBE_RTT (every 10 s, at 4 segments) hands CUBIC
 more. So which one wins depends on the buffer, not on which is "more aggressive" (Hock, Bless and Zitterbart, ICNP
-2017; Ware et al., IMC 2019, who model BBR's share from this in-flight cap). The single flow shows BBR's aim: the link full with almost no
-queue while its bandwidth estimate is right; ns-3's TcpBbr there estimates BtlBw at about the raw link rate (3 %
-above the payload rate the link can deliver), so it paces above the link, is held by cwnd = 2 BDP and keeps about
-one BDP queued: a small error in BtlBw is the difference between no queue and a full BDP of queue.
+2017; Ware et al., IMC 2019, who model BBR's share from this in-flight cap). The single flow shows BBR's aim: the
+link full with almost no queue while its bandwidth estimate is right; ns-3's TcpBbr there estimates BtlBw at about
+the raw link rate (3 % above the payload rate the link can deliver), so it paces above the link, is held by cwnd = 2
+BDP and keeps about one BDP queued: a small error in BtlBw is the difference between no queue and a full BDP of
+queue.
 """
 
 
