@@ -592,7 +592,9 @@ def _too_big(sc: Scenario | BulkScenario, exc: MemoryError) -> str:
     open at once keeps a scoreboard row two windows wide (of the widest window in the scenario), so wide
     windows on many connections are what usually asks for too much."""
     seg_cap = _seg_cap(sc)
-    row = seg_cap * L.SEG.itemsize + (seg_cap // 2 + 2) * L.OOO.itemsize
+    tcps = sc.tcps if isinstance(sc, BulkScenario) else [c.tcp for c in sc.connections if c.transport == "tcp"]
+    rate = any(cc_registry.samples_rate(tp.congestion_control) for tp in tcps)  # BBR: a rate record per entry
+    row = seg_cap * (L.SEG.itemsize + (L.RATE.itemsize if rate else 0)) + (seg_cap // 2 + 2) * L.OOO.itemsize
     nh = 2 * _sizes(sc)[0]
     return (f"this scenario does not fit in memory ({exc}): each of its {nh:,} connection directions keeps, "
             f"while open, a scoreboard of {row / 2**20:,.1f} MB (two windows of {(seg_cap - 8) // 2:,} segments: "

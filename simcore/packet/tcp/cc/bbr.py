@@ -92,7 +92,7 @@ def btl_bw(r, h):
     return r[h].bbr_bw0
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _bw_reset(r, h, rnd, bw):
     r[h].bbr_bw_r0 = rnd
     r[h].bbr_bw_r1 = rnd
@@ -102,7 +102,7 @@ def _bw_reset(r, h, rnd, bw):
     r[h].bbr_bw2 = bw
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _bw_update(r, h, rnd, bw):
     """Windowed max over ``BW_ROUNDS`` rounds of three (round, value) samples, best first (Nichols' algorithm,
     Linux ``lib/minmax.c``): a new best or an expired window restarts it; the 2nd and 3rd are kept for when the best
@@ -141,7 +141,7 @@ def _bw_update(r, h, rnd, bw):
         r[h].bbr_bw2 = bw
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def inflight_target(S, h, gain):
     """BBRInflight: ``gain x BtlBw x RTprop`` + 3 quanta (+ 2 SMSS in the 1.25 phase), bytes; IW before RTprop."""
     r = S.cc
@@ -155,7 +155,7 @@ def inflight_target(S, h, gain):
     return gain * bdp + extra
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _init_pacing_rate(S, h):
     """The rate before BtlBw has samples: HIGH_GAIN x cwnd / RTprop (1 ms before any RTT), BtlBw seeded so."""
     r = S.cc
@@ -168,7 +168,7 @@ def _init_pacing_rate(S, h):
     _bw_reset(r, h, 0, bw)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _set_pacing_rate(S, h, gain):
     r = S.cc
     rate_Bps = gain * btl_bw(r, h) * (1.0 - PACING_MARGIN)
@@ -193,7 +193,7 @@ def _advance_cycle(r, h, t):
     r[h].bbr_pacing_gain = GAIN_CYCLE[i]
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _enter_probe_bw(r, h, t):
     r[h].bbr_mode = MODE_PROBE_BW
     r[h].bbr_pacing_gain = 1.0
@@ -202,7 +202,7 @@ def _enter_probe_bw(r, h, t):
     _advance_cycle(r, h, t)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _save_cwnd(S, h):
     r = S.cc
     cw = S.half[h].cwnd
@@ -212,7 +212,7 @@ def _save_cwnd(S, h):
         r[h].bbr_prior_cwnd = max(r[h].bbr_prior_cwnd, cw)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _exit_probe_rtt(S, h, t):
     r = S.cc
     r[h].bbr_min_rtt_stamp = t
@@ -297,7 +297,7 @@ def state(S, h, st, t):
             _exit_probe_rtt(S, h, t)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def _update_model_and_state(S, h, t):
     r = S.cc
     mss = S.conn[h >> 1].mss

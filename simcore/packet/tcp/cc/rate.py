@@ -34,7 +34,7 @@ FIELDS = ("rs_delivered rs_delivered_t:f rs_first_sent_t:f rs_app_limited rs_min
           "rs_sample_delivered rs_interval_s:f rs_rate_Bps:f rs_rtt_s:f")
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def init(S, h, t):
     """Half ``h`` starts: nothing delivered, no timing information (< 0), no sample."""
     r = S.cc
@@ -50,7 +50,7 @@ def init(S, h, t):
     r[h].rs_inflight = 0
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def on_sent(S, h, row, idx, t):
     """The segment at ``S.seg[row, idx]`` of half ``h`` has just been (re)sent: record C's state in it (draft sec.
     3.2). With nothing in flight before it, the sampling interval starts now."""
@@ -67,7 +67,7 @@ def on_sent(S, h, row, idx, t):
     rt[row, idx].sent_t = t
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def on_ack(S, h, ack, sack, t):
     """An ACK up to ``ack`` (with SACK blocks already applied to the scoreboard if ``sack``): count each segment it
     delivers for the first time and take the sample from the one sent last (draft sec. 3.3)."""
@@ -141,7 +141,7 @@ def on_ack(S, h, ack, sack, t):
     r[h].rs_valid = 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def app_limited(S, h, inflight):
     """The sender has less than a segment to send, ``inflight`` bytes out: samples until these are delivered are
     application-limited (draft sec. 3.4)."""
