@@ -20,7 +20,14 @@ What differs by construction: ns-3's queue is its queue disc's (the packet on th
 one-packet queue are not in it), simcore's the link's buffer with the packet being sent (up to 2 packets more);
 ns-3's TcpBbr adds an ACK-aggregation allowance to cwnd (at most a few KB here) that simcore's does not; ns-3
 draws BBR's first gain phase from 6, simcore from 7 (the draft's and Linux's); ns-3's point-to-point links add a
-2-byte PPP header to each packet. The steady-state model of Sarpkaya, Srivastava, Fund and Panwar (IFIP Networking
+2-byte PPP header to each packet.
+
+The single flow's queue does not agree (about 4 packets here, 31 in ns-3). Traced in ns-3 (its socket's
+PacingRate, 10 s of this case): at gain 1 it paces at 9.915 Mbit/s, so its BtlBw is 10.02 Mbit/s (9.87 with an ACK
+per segment), above the 9.72 Mbit/s of payload its link can deliver (1460 of every 1502 bytes); paced faster than
+the link drains, it is held by cwnd = 2 BDP, one BDP of it queued. simcore's BtlBw is 9.733 Mbit/s, its link's
+payload rate (1460 of 1500), and paced 1 % below it the queue drains but for the 1.25 phase. Why ns-3's samples
+exceed the link's rate was not found. The steady-state model of Sarpkaya, Srivastava, Fund and Panwar (IFIP Networking
 2025) is not checked here: the paper was not available to us.
 """
 
