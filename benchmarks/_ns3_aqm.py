@@ -5,10 +5,9 @@ Prints one JSON object: per queue discipline (a name ending in ``_ecn``: with EC
 the bottleneck queue disc's sojourn times from ``measure_from_s`` on (mean, median, 95th percentile, s), its drops
 and marks (in the whole run, and from ``measure_from_s`` on), the goodput over the whole run.
 
-The network mirrors simcore's ``dumbbell``: ``n_flows`` senders, each on its own 1 Gbit/s access link (no delay)
-to router 0, the bottleneck router 0 -> router 1 (``rate_bps``, ``delay_s``), access links to the receivers; one
-BulkSend flow per pair (TCP NewReno, SACK, classic RFC 6675 recovery, no timestamps, delayed ACKs every 2
-segments, MSS 1460, initial window 10, limited transmit), started at ``start_s[i]``.
+The network and TCP are ``_ns3_dumbbell``'s (simcore's ``dumbbell``: ``n_flows`` senders, one BulkSend flow per
+pair started at ``start_s[i]``; TCP NewReno, SACK, classic RFC 6675 recovery, no timestamps, delayed ACKs every 2
+segments, MSS 1460, initial window 10, limited transmit).
 
 Configured explicitly, because ns-3's defaults differ from simcore's: the queue disc of each bottleneck device
 (``Ipv4AddressHelper::Assign`` would install FqCoDel on every device), a FIFO of 10000 packets on the access
@@ -25,6 +24,8 @@ from __future__ import annotations
 import json
 import sys
 import time
+
+from _ns3_dumbbell import build, bulk_flows, received, tcp_defaults
 
 CPP = r"""
 #include <algorithm>
@@ -70,85 +71,31 @@ def run(sc: dict, qdisc: str) -> dict:
     S = ns.StringValue
     U = ns.UintegerValue
     B = ns.BooleanValue
-    ns.Config.SetDefault("ns3::TcpL4Protocol::SocketType", S("ns3::TcpNewReno"))
-    ns.Config.SetDefault("ns3::TcpL4Protocol::RecoveryType", ns.TypeIdValue(ns.TypeId.LookupByName(
-        "ns3::TcpClassicRecovery")))
-    ns.Config.SetDefault("ns3::TcpSocketBase::Sack", B(True))
-    ns.Config.SetDefault("ns3::TcpSocketBase::Timestamp", B(False))
-    ns.Config.SetDefault("ns3::TcpSocketBase::LimitedTransmit", B(True))
-    ns.Config.SetDefault("ns3::TcpSocket::SegmentSize", U(sc["mss"]))
-    ns.Config.SetDefault("ns3::TcpSocket::InitialCwnd", U(sc["iw"]))
-    ns.Config.SetDefault("ns3::TcpSocket::DelAckCount", U(2))
-    ns.Config.SetDefault("ns3::TcpSocket::SndBufSize", U(sc["rwnd"]))
-    ns.Config.SetDefault("ns3::TcpSocket::RcvBufSize", U(sc["rwnd"]))
+    tcp_defaults(ns, "ns3::TcpNewReno", sc["mss"], sc["iw"], sc["rwnd"])
     ecn = qdisc.endswith("_ecn")
     qdisc = qdisc.removesuffix("_ecn")
     ns.Config.SetDefault("ns3::TcpSocketBase::UseEcn", S("On" if ecn else "Off"))
     n = sc["n_flows"]
-    routers = ns.NodeContainer()
-    routers.Create(2)
-    left = ns.NodeContainer()
-    left.Create(n)
-    right = ns.NodeContainer()
-    right.Create(n)
-    stack = ns.InternetStackHelper()
-    stack.Install(routers)
-    stack.Install(left)
-    stack.Install(right)
-    bott = ns.PointToPointHelper()
-    bott.SetDeviceAttribute("DataRate", S(f"{int(sc['rate_bps'])}bps"))
-    bott.SetChannelAttribute("Delay", S(f"{sc['delay_s'] * 1e3}ms"))
-    bott.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", S("1p"))
-    acc = ns.PointToPointHelper()
-    acc.SetDeviceAttribute("DataRate", S("1Gbps"))
-    acc.SetChannelAttribute("Delay", S("0ms"))
-    fifo = ns.TrafficControlHelper()
-    fifo.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", ns.QueueSizeValue(ns.QueueSize("10000p")))
-    addr = ns.Ipv4AddressHelper()
-    bdev = bott.Install(routers.Get(0), routers.Get(1))
-    tch = ns.TrafficControlHelper()
-    limit = ns.QueueSizeValue(ns.QueueSize(f"{sc['queue_packets']}p"))
-    if qdisc == "droptail":
-        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", limit)
-    elif qdisc == "red":
-        r = sc["red"]
-        tch.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize", limit, "MinTh", ns.DoubleValue(r["min_th"]),
-                             "MaxTh", ns.DoubleValue(r["max_th"]), "QW", ns.DoubleValue(r["w_q"]),
-                             "LInterm", ns.DoubleValue(1.0 / r["max_p"]), "Gentle", B(r["gentle"]),
-                             "Wait", B(False), "MeanPktSize", U(1500),
-                             "LinkBandwidth", ns.DataRateValue(ns.DataRate(f"{int(sc['rate_bps'])}bps")),
-                             "LinkDelay", ns.TimeValue(ns.Seconds(sc["delay_s"])))
-    elif qdisc == "codel":
-        tch.SetRootQueueDisc("ns3::CoDelQueueDisc", "MaxSize", limit, "UseEcn", B(ecn))
-    elif qdisc == "fq_codel":
-        tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc", "MaxSize", limit, "UseEcn", B(ecn))
-    qds = tch.Install(bdev)
-    addr.SetBase(ns.Ipv4Address("10.1.0.0"), ns.Ipv4Mask("255.255.255.0"))
-    addr.Assign(bdev)
-    sinks = []
-    right_if = []
-    for i in range(n):
-        d1 = acc.Install(left.Get(i), routers.Get(0))
-        d2 = acc.Install(routers.Get(1), right.Get(i))
-        fifo.Install(d1)
-        fifo.Install(d2)
-        addr.SetBase(ns.Ipv4Address(f"10.2.{i}.0"), ns.Ipv4Mask("255.255.255.0"))
-        addr.Assign(d1)
-        addr.SetBase(ns.Ipv4Address(f"10.3.{i}.0"), ns.Ipv4Mask("255.255.255.0"))
-        right_if.append(addr.Assign(d2))
-    ns.Ipv4GlobalRoutingHelper.PopulateRoutingTables()
-    port = 5000
-    for i in range(n):
-        sink = ns.PacketSinkHelper("ns3::TcpSocketFactory", ns.InetSocketAddress(ns.Ipv4Address.GetAny(), port)
-                                   .ConvertTo())
-        sa = sink.Install(right.Get(i))
-        sa.Start(ns.Seconds(0.0))
-        sinks.append(sa.Get(0))
-        src = ns.BulkSendHelper("ns3::TcpSocketFactory",
-                                ns.InetSocketAddress(right_if[i].GetAddress(1), port).ConvertTo())
-        src.SetAttribute("MaxBytes", U(0))
-        app = src.Install(left.Get(i))
-        app.Start(ns.Seconds(sc["start_s"][i]))
+
+    def root(tch):
+        limit = ns.QueueSizeValue(ns.QueueSize(f"{sc['queue_packets']}p"))
+        if qdisc == "droptail":
+            tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", limit)
+        elif qdisc == "red":
+            r = sc["red"]
+            tch.SetRootQueueDisc("ns3::RedQueueDisc", "MaxSize", limit, "MinTh", ns.DoubleValue(r["min_th"]),
+                                 "MaxTh", ns.DoubleValue(r["max_th"]), "QW", ns.DoubleValue(r["w_q"]),
+                                 "LInterm", ns.DoubleValue(1.0 / r["max_p"]), "Gentle", B(r["gentle"]),
+                                 "Wait", B(False), "MeanPktSize", U(1500),
+                                 "LinkBandwidth", ns.DataRateValue(ns.DataRate(f"{int(sc['rate_bps'])}bps")),
+                                 "LinkDelay", ns.TimeValue(ns.Seconds(sc["delay_s"])))
+        elif qdisc == "codel":
+            tch.SetRootQueueDisc("ns3::CoDelQueueDisc", "MaxSize", limit, "UseEcn", B(ecn))
+        elif qdisc == "fq_codel":
+            tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc", "MaxSize", limit, "UseEcn", B(ecn))
+
+    qds, left, right, right_if = build(ns, n, sc["rate_bps"], sc["delay_s"], root)
+    sinks = bulk_flows(ns, left, right, right_if, sc["start_s"])
     qd = qds.Get(0)
     ns.cppyy.gbl.aqmcmp.t_from = sc["measure_from_s"]
     ns.cppyy.gbl.aqmcmp.Connect(qd)
@@ -158,7 +105,7 @@ def run(sc: dict, qdisc: str) -> dict:
     cpu = time.process_time() - t0
     g = ns.cppyy.gbl.aqmcmp
     stats = qd.GetStats()
-    rx = [ns.cppyy.gbl.ns3.DynamicCast[ns.PacketSink](s).GetTotalRx() for s in sinks]
+    rx = received(ns, sinks)
     out = {"sojourn_mean_s": g.Mean(), "sojourn_p50_s": g.Quantile(0.5), "sojourn_p95_s": g.Quantile(0.95),
            "sojourn_packets": int(g.soj.size()),
            "drops": int(stats.nTotalDroppedPackets), "marks": int(stats.nTotalMarkedPackets),

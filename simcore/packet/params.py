@@ -308,9 +308,11 @@ class TcpParams:
         or as soon as IsLost(HighACK + 1), the first hole retransmitted on entry (step 4.3), then NextSeg rules
         1-4 while cwnd - pipe >= 1 SMSS). Default 'newreno'.
     congestion_control: 'reno' (RFC 5681: slow start, +1 SMSS per window in congestion avoidance, ssthresh =
-        FlightSize / 2 at a loss) or 'cubic' (RFC 9438: the cubic window function, C = 0.4, beta = 0.7, the
-        Reno-friendly region, fast convergence; no HyStart); see ``simcore.packet.tcp.cc``. Default 'reno'. Any
-        congestion control works with any recovery.
+        FlightSize / 2 at a loss), 'cubic' (RFC 9438: the cubic window function, C = 0.4, beta = 0.7, the
+        Reno-friendly region, fast convergence; no HyStart) or 'bbr' (BBR v1, Cardwell et al. 2016: the sender
+        paces at a gain times the bottleneck bandwidth it measures, cwnd = 2 x its bandwidth-delay product; no
+        window cut at a loss); see ``simcore.packet.tcp.cc``. Default 'reno'. Any congestion control works with
+        any recovery.
     variant: the older name of ``recovery``, kept as its shorthand (``TcpParams(variant='sack')`` is
         ``TcpParams(recovery='sack')``, congestion control 'reno' unless given: the three classic TCPs). Give
         one of the two; ``dataclasses.replace`` may change either. ``TcpParams.preset(name, variant=v)``

@@ -86,6 +86,16 @@ net.ipv4.tcp_* sysctl documentation (Documentation/networking/ip-sysctl.rst).
   rather than a tail-loss probe. CUBIC runs without HyStart (Linux exits slow start early on delay
   increases), without the undo of spurious reductions and without pacing (Linux paces only with the fq qdisc
   or BBR). Receive autotuning is replaced by its ceiling. Timers are exact (Linux's jiffies are 1-4 ms).
+
+``bbr`` -- the same Linux stack with BBR version 1 (net/ipv4/tcp_bbr.c, ``sysctl
+net.ipv4.tcp_congestion_control=bbr``, Linux 4.9 on; Cardwell et al., ACM Queue 2016), paced by the sender as
+BBR requires (Linux's fq qdisc or TCP's internal pacing).
+  - congestion_control 'bbr' (``simcore.packet.tcp.cc.bbr``: STARTUP at 2/ln 2, DRAIN, PROBE_BW's 8-phase gain
+    cycle, PROBE_RTT at 4 segments for 200 ms after 10 s without a new minimum RTT); every other field as in
+    Linux's defaults listed under ``linux`` (SACK recovery, initial window 10, min RTO 0.2 s, delayed ACKs 40 ms,
+    timestamps, Limited Transmit, a 6 MB receive window, restart after idle, the bare handshake ACK).
+  approximated: as ``linux`` (RFC 6675 recovery for RACK-TLP); BBR without the ACK-aggregation allowance Linux
+  added later and without TSO-sized send quanta (one segment); pacing per segment of payload.
 """
 
 from __future__ import annotations
@@ -109,6 +119,7 @@ PRESETS: dict[str, dict] = {
                   initial_rto_s=1.0, max_rto_s=120.0, delayed_ack=True, delayed_ack_timeout_s=0.04, timestamps=True,
                   limited_transmit=True, rwnd_bytes=6291456, restart_after_idle=True, request_on_handshake_ack=False),
 }
+PRESETS["bbr"] = {**PRESETS["linux"], "congestion_control": "bbr"}  # the same Linux stack, BBR's window
 
 
 def preset_fields(name: str) -> dict:

@@ -126,6 +126,11 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     half = np.zeros(2 * slots, L.HALF)
     conn = np.zeros(slots, L.CONN)
     cc = np.zeros(2 * slots if _needs_cc_rows(conn_par) else 1, cc_registry.STATE)
+    rate_samples = _needs_rate_rows(conn_par)
+    if rate_samples:  # each connection's own stream for its congestion control (BBR's gain cycle): from the link seeds
+        # (as the capture's sequence numbers), so no draw from ``seed`` and nothing else changes
+        conn_par["cc_seed"] = np.random.default_rng([0xBB2, *seed_vals]).integers(
+            0, 2**62, size=conn_par.shape[0], dtype=np.int64)
 
     if nc:
         conn_id["rt"] = route_of[:nh].reshape(nc, 2)
@@ -233,6 +238,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     tr_soj_rows = caps.get("trace_soj", 1 << 20) if trace else 1
     S = L.State(
         half=half, conn=conn, cc=cc, seg=np.zeros((rows, seg_cap), L.SEG), ooo=np.zeros((rows, ooo_cap), L.OOO),
+        rate=np.zeros((rows, seg_cap) if rate_samples else (1, 1), L.RATE),
         seg_free=np.arange(rows - 1, -1, -1, dtype=np.int64), ooo_free=np.arange(rows - 1, -1, -1, dtype=np.int64),
         slot_free=np.arange(slots - 1, -1, -1, dtype=np.int64), half_tpl=_half_template(), conn_par=conn_par,
         conn_id=conn_id if nc else np.zeros(1, L.CONN_ID), half_out=np.zeros(max(nh, 1), L.HALF_OUT),
@@ -258,6 +264,13 @@ def _needs_cc_rows(conn_par: np.ndarray) -> bool:
     has a row per half slot; else one row that nothing reads)."""
     tcp = conn_par["proto"] == L.PROTO_TCP
     return any(cc_registry.stateful(CONGESTION_CONTROLS[k]) for k in np.unique(conn_par["cc"][tcp]))
+
+
+def _needs_rate_rows(conn_par: np.ndarray) -> bool:
+    """True if a TCP connection of the scenario uses a congestion control that samples the delivery rate (``S.rate``
+    then has a record per scoreboard entry; else one that nothing reads)."""
+    tcp = conn_par["proto"] == L.PROTO_TCP
+    return any(cc_registry.samples_rate(CONGESTION_CONTROLS[k]) for k in np.unique(conn_par["cc"][tcp]))
 
 
 def _half_template() -> np.ndarray:
@@ -349,6 +362,8 @@ def run_to_end(S: L.State) -> L.State:
             new = min(nh, _ROW_GROWTH * old)
             grow[table] = _grow(rows, new)
             grow[free_name] = _free_list(old, new)
+            if table == "seg" and S.rate.shape[0] > 1:  # delivery-rate records sit beside the scoreboard entries
+                grow["rate"] = _grow(S.rate, new)
             st[free_name] = new - old
         old = S.conn.shape[0]
         if st["slot_free"][0] == 0 and old < nh // 2:
@@ -577,7 +592,9 @@ def _too_big(sc: Scenario | BulkScenario, exc: MemoryError) -> str:
     open at once keeps a scoreboard row two windows wide (of the widest window in the scenario), so wide
     windows on many connections are what usually asks for too much."""
     seg_cap = _seg_cap(sc)
-    row = seg_cap * L.SEG.itemsize + (seg_cap // 2 + 2) * L.OOO.itemsize
+    tcps = sc.tcps if isinstance(sc, BulkScenario) else [c.tcp for c in sc.connections if c.transport == "tcp"]
+    rate = any(cc_registry.samples_rate(tp.congestion_control) for tp in tcps)  # BBR: a rate record per entry
+    row = seg_cap * (L.SEG.itemsize + (L.RATE.itemsize if rate else 0)) + (seg_cap // 2 + 2) * L.OOO.itemsize
     nh = 2 * _sizes(sc)[0]
     return (f"this scenario does not fit in memory ({exc}): each of its {nh:,} connection directions keeps, "
             f"while open, a scoreboard of {row / 2**20:,.1f} MB (two windows of {(seg_cap - 8) // 2:,} segments: "

@@ -116,6 +116,7 @@ EV_CBR = 5  # arg = cbr source index: emit one packet
 EV_NONE = 6  # a cancelled timer's event left in its lane (``kernel.delack``): counted, nothing to do
 EV_DEQUEUE = 7  # arg = link: the transmitter of a link whose queue discipline decides at dequeue (CoDel, FQ-CoDel)
 # is free (``kernel.qdisc.queue``); drop-tail and RED links never have one
+EV_PACE = 8  # arg = half: a paced sender's next departure time (HALF.pace_next_t) has come (``tcp.sender``)
 
 # ---- TCP states of a sending half --------------------------------------------------------------------
 S_CLOSED = 0
@@ -251,14 +252,18 @@ HALF = _ordered_dtype(
     "rcv_started rcv_nxt ack_owed dack_bytes dack_armed dack_gen ooo_n ooo_row rcv_fin fin_rcvd segs_rcvd "
     "state snd_una snd_nxt snd_max dupacks in_rec recover rtt_seq rtt_t0:f cwnd:f ssthresh:f seg_row seg_head "
     "seg_n seg_nxt write_end fin_seq stream_end lt_bytes partials rec_epoch srtt:f rttvar:f rto:f rto_deadline:f "
-    "rto_ev rto_ev_t:f rto_gen last_send:f n_segs msg_head msg_tail avail_m "
+    "rto_ev rto_ev_t:f rto_gen last_send:f pace_rate_Bps:f n_segs msg_head msg_tail avail_m "
     # cold: counters, rare paths, SCTP
     "n_dupseg n_retx n_timeout n_fretx syn_retx rescue_epoch ooo_clock est_t:f fin_acked_t:f fin_rcvd_t:f "
     "tsn_head sphase sack_pkts snd_msg n_marked dup_tsn flight:f pba:f peer_rwnd:f abort_t:f rxt_shift giveup_t:f "
 
     # ECN (RFC 3168, ``tcp.ecn``): the receiver echoes ECE while ece_on; the sender reduces once per window (not
     # again before snd_una passes ecn_recover), sets CWR on its next new segment while cwr_owed; n_ecn reductions
-    "ece_on ecn_recover cwr_owed n_ecn")
+    "ece_on ecn_recover cwr_owed n_ecn "
+    # pacing (``tcp.sender``): a half whose congestion control sets pace_rate_Bps > 0 (bytes of payload per second;
+    # 0: not paced; in the hot part, as every send reads it) sends a segment no earlier than pace_next_t (s), the
+    # time the previous one's payload took at that rate after it left; pace_ev (1 while an EV_PACE event is pending)
+    "pace_next_t:f pace_ev")
 # SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (SP_*: handshake and shutdown),
 # sack_pkts (packets with DATA not yet acknowledged, for the delayed SACK), snd_msg (message holding snd_max, -1
 # unknown), n_marked (chunks marked for retransmission), dup_tsn (receiver: a duplicate TSN received since its last
@@ -298,7 +303,9 @@ CONN = _ordered_dtype(
     # cold: set-up, close and SCTP
     "cid keep client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f rto_ss bare_ack "
     "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data max_init "
-    "max_rxt syn_bsd synack_max keepinit:f")
+    "max_rxt syn_bsd synack_max keepinit:f cc_seed")
+# cc_seed: a congestion control's own random stream (BBR's random start of its gain cycle), drawn per connection from
+# the link seeds (``simulate``), so it takes no draw from the scenario's seed and changes nothing else.
 
 # Per connection number (``cid``), what the kernel reads before the connection has a slot or after it gave it
 # back: slot (-1 none yet, -2 given back), par (its row of parameters in S.conn_par, CONN records copied into
@@ -318,6 +325,12 @@ SEG = np.dtype([("start", np.int64)] + [(n, np.int32) for n in "len flags epoch 
 # for fast retransmission, 2 fast-retransmitted), mark (1: to be retransmitted, out of the flight).
 # Receiver's out-of-order blocks [lo, hi), one row per open receiving half; age orders them for SACK.
 OOO = _dtype("lo hi age")
+# Delivery-rate samples (draft-cheng-iccrg-delivery-rate-estimation), one record per entry of S.seg, in S.rate (the
+# same [row, i] as the segment; a (1, 1) table when no connection's congestion control needs it, ``tcp.cc.rate``):
+# what the sender knew when it last sent the segment: delivered (bytes delivered so far, C.delivered; -1 once the
+# segment's delivery was counted), app_limited (1: sent in an application-limited phase), first_sent_t
+# (C.first_sent_time, s), delivered_t (C.delivered_time, s), sent_t (when it was sent, s).
+RATE = _ordered_dtype("delivered app_limited first_sent_t:f delivered_t:f sent_t:f")
 
 # One row per packet slot: conn (connection, or CBR source for F_CBR), dir, seq, seqlen (payload + SYN +
 # FIN), payload, flags (F_*), ack, path, hop, ipbytes, uid; sack: SACK_BLOCKS (lo, hi) blocks, lo = -1
@@ -401,6 +414,7 @@ STATUS = _dtype("flags uid free_n events created delivered drop_q drop_l n_pkttr
 State = namedtuple("State", [
     "half", "conn", "seg", "ooo", "seg_free", "ooo_free",  # transports (half and conn: one row per slot)
     "cc",  # TCP congestion control: one row per half slot (dtype tcp.cc.registry.STATE), or one row if all are Reno
+    "rate",  # delivery-rate samples per sent segment (RATE, the shape of seg), or (1, 1) when no algorithm needs them
     "slot_free", "half_tpl", "conn_par", "conn_id", "half_out",  # connection slots (kernel/slot.py)
     "pkt", "pkt_free", "st",  # packets, status
     "link", "ring", "rng", "fluid", "drops", "path_ptr", "path_links",  # links and routes

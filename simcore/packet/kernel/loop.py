@@ -23,7 +23,7 @@ from .lane import lane_first, lane_pop, lane_skip_none
 from .link import alloc, fluid_advance, fluid_chunks, inject, link_enqueue, push, release, trace_pkt
 from .qdisc.queue import tx_done
 from .slot import maybe_free, slot_of
-from .transport import on_arrival, on_delack, on_open, on_timer
+from .transport import on_arrival, on_delack, on_open, on_pace, on_timer
 
 
 @njit(cache=True, inline="always")
@@ -210,6 +210,9 @@ def run(state):
             _cbr_emit(S, a, t)
         elif k == L.EV_DEQUEUE:  # a: a link whose queue discipline decides at dequeue has sent its packet
             outline(tx_done, (S, a, t))
+        elif k == L.EV_PACE:  # a: a paced half whose next departure time has come
+            on_pace(S, a, t)
+            maybe_free(S, a >> 1)
         # else EV_NONE: a cancelled delayed-ACK timer (kernel.delack), skipped without reading its connection's rows
     if st.flags & L.PAUSE_ROWS:
         st.events += events

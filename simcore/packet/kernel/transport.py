@@ -1,12 +1,12 @@
-"""Numba: the seam between the shared machinery and the transports. Each function dispatches on the
-connection's protocol column ``S.conn[c].proto`` (``PROTO_TCP``; a second transport adds its constant in
-``kernel.layout`` and one branch per function here, beside TCP's, without touching TCP's modules).
+"""Numba: the seam between the shared machinery and the transports. Each function dispatches on the connection's
+protocol column ``S.conn[c].proto`` (``PROTO_TCP``; a second transport adds its constant in ``kernel.layout`` and
+one branch per function here, beside TCP's, without touching TCP's modules).
 
-Events (from the event loop, ``kernel.loop.run``): ``on_arrival`` (a transport packet reaches its host),
-``on_open`` (``EV_OPEN``), ``on_timer`` (``EV_RTO``; the shared lazy timer of ``kernel.rtt`` says which half
-expired), ``on_delack`` (``EV_DELACK``). Requests (from the application layer, ``kernel.app``):
-``send_available`` (new data, or a relay fed some), ``close_half`` (the closer is done). A connection its
-transport gave up (``S.conn[c].dead``, ``kernel.giveup``) gets none of them.
+Events (from the event loop, ``kernel.loop.run``): ``on_arrival`` (a transport packet reaches its host), ``on_open``
+(``EV_OPEN``), ``on_timer`` (``EV_RTO``; the shared lazy timer of ``kernel.rtt`` says which half expired),
+``on_delack`` (``EV_DELACK``), ``on_pace`` (``EV_PACE``: TCP only, SCTP does not pace). Requests (from the
+application layer, ``kernel.app``): ``send_available`` (new data, or a relay fed some), ``close_half`` (the closer
+is done). A connection its transport gave up (``S.conn[c].dead``, ``kernel.giveup``) gets none of them.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from numba import njit
 from .._numba.outline import outline
 from ..sctp.events import sctp_arrive, sctp_close, sctp_delack, sctp_open, sctp_rto
 from ..sctp.sender import sctp_send
-from ..tcp.events import tcp_arrive, tcp_close, tcp_delack, tcp_open, tcp_rto
+from ..tcp.events import tcp_arrive, tcp_close, tcp_delack, tcp_open, tcp_pace, tcp_rto
 from ..tcp.sender import try_send
 from . import layout as L
 from .rtt import rto_fired
@@ -65,6 +65,14 @@ def on_delack(S, a, t):
         tcp_delack(S, a, t)
     elif S.conn[r >> 1].proto == L.PROTO_SCTP:
         sctp_delack(S, a, t)
+
+
+@njit(cache=True, inline="always")
+def on_pace(S, h, t):
+    """``EV_PACE`` of half ``h``: a paced sender may send again (a stale event, of a slot taken again, finds the
+    windows and the pacing time as they are: it sends only what they allow)."""
+    if S.conn[h >> 1].dead == 0 and S.conn[h >> 1].proto == L.PROTO_TCP:
+        tcp_pace(S, h, t)
 
 
 @njit(cache=True, inline="always")

@@ -1,5 +1,5 @@
 """Numba: TCP's handlers of the events ``kernel.transport`` dispatches to it (packet arrival, open,
-retransmission timeout, delayed ACK) and of the application's requests (data available, close).
+retransmission timeout, delayed ACK, pacing) and of the application's requests (data available, close).
 
 The sender is ``tcp.sender``, the receiver ``tcp.receiver``; the application layer above is ``kernel.app``.
 """
@@ -104,6 +104,14 @@ def tcp_close(S, h, t):
     """The application closes half ``h``: queue its FIN after the data written so far."""
     S.half[h].fin_seq = S.half[h].stream_end
     outline(try_send, (S, h, t))
+
+
+@njit(cache=True, inline="always")
+def tcp_pace(S, h, t):
+    """``EV_PACE`` of half ``h``: its pacing delay is over; send what the windows and the pacing rate allow."""
+    S.half[h].pace_ev = 0
+    if S.half[h].state == L.S_EST:
+        outline(try_send, (S, h, t))
 
 
 # The retransmission timer of half ``h`` has expired: ``tcp.sender.on_rto`` itself (not a wrapper calling it: numba

@@ -20,7 +20,7 @@ from .._numba.outline import one_signature, outline
 from ..kernel import layout as L
 from ..kernel.delack import delack_cancel
 from ..kernel.giveup import give_up
-from ..kernel.link import alloc, give_row, inject, route, take_row
+from ..kernel.link import alloc, give_row, inject, push, route, take_row
 from ..kernel.ooo import ooo_report
 from ..kernel.rtt import rto_after_syn_timeout, rto_arm, rto_arm_at, rto_backoff, rto_deadline, rtt_sample
 from ..kernel.trace import trace_tcp
@@ -31,8 +31,11 @@ from .cc.dispatch import (
     CA_RECOVERY,
     cc_ack,
     cc_ack_done,
+    cc_app_limited,
     cc_congestion,
+    cc_delivered,
     cc_init,
+    cc_sent,
     cc_ssthresh,
     cc_state,
 )
@@ -107,6 +110,10 @@ def _segment_header(S, h, off, t, retx):
         half[h].rtt_seq = -1  # Karn: no RTT sample while a retransmission is outstanding
     half[h].n_segs += 1
     S.half[h].last_send = t
+    cc_sent(S, h, row, idx, t)
+    rate_Bps = half[h].pace_rate_Bps
+    if rate_Bps > 0.0:  # paced: the next segment leaves once this one's bytes took their time at the rate
+        half[h].pace_next_t = t + ln / rate_Bps
     return flags, start, ln, payload
 
 
@@ -206,6 +213,26 @@ def syn_timeout(S, h, t):
     _syn_arm(S, h, t)
 
 
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _pace_arm(S, h):
+    """Half ``h`` waits for its next departure time: an ``EV_PACE`` event then, unless one is pending."""
+    if S.half[h].pace_ev == 0:
+        S.half[h].pace_ev = 1
+        push(S, S.half[h].pace_next_t, L.EV_PACE, h)
+
+
+@njit(cache=True, inline="always")
+def _pace_wait(S, h, t):
+    """Return True if half ``h`` is paced (``pace_rate_Bps`` > 0) and its next departure time has not come; an
+    ``EV_PACE`` event at that time is then pending (``tcp.events.tcp_pace`` sends again). The event is pushed by
+    an out-of-line call: the heap's code stays out of ``try_send``, which every sender's path compiles."""
+    half = S.half
+    if half[h].pace_rate_Bps > 0.0 and t < half[h].pace_next_t:
+        outline(_pace_arm, (S, h))
+        return True
+    return False
+
+
 @one_signature
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _window_ok(S, h, c, end, extra):
@@ -296,7 +323,7 @@ def try_send(S, h, t):
                 half[h].seg_nxt = off + 1
                 continue
             end = half[h].snd_nxt + ln
-            if not _window_ok(S, h, c, end, 0):
+            if not _window_ok(S, h, c, end, 0) or _pace_wait(S, h, t):
                 break
             outline(send_segment, (S, h, off, t, True))
             half[h].snd_nxt = end
@@ -306,12 +333,18 @@ def try_send(S, h, t):
         else:
             ln, fin = _new_segment_len(S, h, c)
             if (ln == 0 and not fin) or half[h].seg_n == cap:
+                if ln == 0 and not fin:
+                    cc_app_limited(S, h, t)
                 break
             end = half[h].snd_max + ln
             if not _window_ok(S, h, c, end, 0):
                 if not _window_ok(S, h, c, end, _limited_transmit_bytes(S, h, c)):
                     break
+                if _pace_wait(S, h, t):
+                    break
                 half[h].lt_bytes += ln
+            elif _pace_wait(S, h, t):
+                break
             _send_new(S, h, t, ln, fin)
         sent += 1
     return sent
@@ -395,7 +428,7 @@ def _sack_send(S, h, t):
                 nxt1 = k
             elif cnt_above > 0:
                 nxt3 = k
-        if half[h].cwnd - pipe < mss - 1e-9:
+        if half[h].cwnd - pipe < mss - 1e-9 or _pace_wait(S, h, t):
             break
         ln, fin = _new_segment_len(S, h, c)
         new_ok = ((ln > 0 or fin) and n < cap
@@ -465,6 +498,7 @@ def on_ack(S, h, p, t):
     acked = 0
     if recovery == L.REC_SACK:
         _apply_sack(S, h, p)
+    cc_delivered(S, h, ack, recovery == L.REC_SACK, t)
     if ack > una:
         if half[h].rtt_seq >= 0 and ack >= half[h].rtt_seq:
             rtt_sample(S, h, half[h].rtt_t0, t)

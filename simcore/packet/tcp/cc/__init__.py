@@ -18,10 +18,13 @@ What lives here (one algorithm a module, each with its own state):
   from each algorithm module's ``FIELDS``; no algorithm widens the rows of ``kernel.layout.HALF``).
 - ``reno``: RFC 5681 (slow start, congestion avoidance, ssthresh = FlightSize / 2): no state of its own.
 - ``cubic``: RFC 9438 (the cubic window function, the Reno-friendly region, fast convergence, beta 0.7).
+- ``bbr``: BBR version 1 (Cardwell et al. 2016; ns-3's ``TcpBbr``): STARTUP, DRAIN, PROBE_BW, PROBE_RTT; it sets
+  the sender's pacing rate (``S.half[h].pace_rate_Bps``) and reads delivery-rate samples.
+- ``rate``: delivery-rate estimation (draft-cheng-iccrg-delivery-rate-estimation): what each sent segment records
+  (``S.rate``) and the sample each ACK gives, for the algorithms in ``registry.RATE_SAMPLES``.
 
 Adding one is a module here (its ``NAME``, ``FIELDS`` and hooks), its module in ``registry.MODULES`` and one
-branch per hook in ``dispatch`` (CONTRIBUTING.md, "Adding a congestion control"). Not here yet: BBR, which also
-needs the sender to pace (a timer per departure) and a delivery-rate sample per acknowledged segment.
+branch per hook in ``dispatch`` (CONTRIBUTING.md, "Adding a congestion control").
 
 Import rules (``tests/packet/test_folders.py`` checks them): numba, numpy, ``...kernel``, ``..._numba`` and this
 folder only: never ``tcp.sender`` or the other TCP modules (they call the hooks, not the reverse), never ``sctp``.

@@ -147,3 +147,21 @@ def ecn(S, h, t):
     congestion(S, h, CA_CWR, t)
     half[h].cwnd = max(ss, 1.0 * mss)
     half[h].ssthresh = max(ss, 2.0 * mss)
+
+
+@njit(cache=True, inline="always")
+def sent(S, h, row, idx, t):
+    """A segment left (``S.seg[row, idx]``): CUBIC keeps no per-segment state."""
+    return
+
+
+@njit(cache=True, inline="always")
+def delivered(S, h, ack, sack, t):
+    """An ACK arrived: CUBIC takes no delivery-rate sample."""
+    return
+
+
+@njit(cache=True, inline="always")
+def app_limited(S, h, t):
+    """The sender ran out of data: nothing for CUBIC."""
+    return

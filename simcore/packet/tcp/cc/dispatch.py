@@ -5,7 +5,7 @@ algorithm: Reno's arithmetic inline (its hooks are a few lines, run per ACK), ev
 out-of-line call (``outline``: one compiled copy, whatever the number of call sites). An algorithm module defines
 every hook below under the short name (``ack``, ``ssthresh``, ...); ``tests/packet/test_cc_seam.py`` checks that
 each module has them all and that each hook here calls each registered module. When the sender calls them
-(``tcp.sender``), and their ns-3 counterparts:
+(``tcp.sender``), and their ns-3 counterparts (Reno and CUBIC answer the last three with nothing):
 
 - ``cc_init(S, h, t)``: the half starts (its SYN queued; cwnd = IW, ssthresh set) (``Init``).
 - ``cc_ack(S, h, acked, t)``: a new ACK of ``acked`` bytes outside loss recovery: the window grows (``PktsAcked``,
@@ -23,6 +23,13 @@ each module has them all and that each hook here calls each registered module. W
 - ``cc_on_ecn(S, h, t)``: an ACK echoed a CE mark (RFC 3168 sec. 6.1.2; ``tcp.ecn`` calls it at most once per
   window, never in fast recovery): the algorithm reduces ssthresh and cwnd as it answers a loss, without
   retransmitting (``CA_CWR``).
+- ``cc_sent(S, h, row, idx, t)``: the segment at ``S.seg[row, idx]`` was just sent (new or again): where an
+  algorithm that samples the delivery rate records what it needs in it (``rate.on_sent``; ns-3's ``SkbSent``).
+- ``cc_delivered(S, h, ack, sack, t)``: an ACK up to ``ack`` arrived (its SACK blocks applied if ``sack``), before
+  the scoreboard drops what it acknowledges: the delivery-rate sample (``rate.on_ack``; ns-3's ``GenerateSample``).
+- ``cc_app_limited(S, h, t)``: the sender has no data left to send (ns-3's ``CalculateAppLimited``).
+
+Pacing is the sender's (``tcp.sender``): an algorithm that paces sets ``S.half[h].pace_rate_Bps`` (0: not paced).
 
 Loss recovery (what to retransmit, cwnd inflation and deflation, when recovery ends) stays in ``tcp.sender``.
 """
@@ -32,12 +39,12 @@ from __future__ import annotations
 from numba import njit
 
 from ..._numba.outline import outline
-from . import cubic, reno
-from .registry import CC_CUBIC, CC_RENO
+from . import bbr, cubic, reno
+from .registry import CC_BBR, CC_CUBIC, CC_RENO
 from .states import CA_CWR, CA_IDLE, CA_LOSS, CA_OPEN, CA_RECOVERY
 
 __all__ = ["CA_CWR", "CA_IDLE", "CA_LOSS", "CA_OPEN", "CA_RECOVERY", "cc_init", "cc_ack", "cc_ssthresh",
-           "cc_congestion", "cc_state", "cc_ack_done", "cc_on_ecn"]
+           "cc_congestion", "cc_state", "cc_ack_done", "cc_on_ecn", "cc_sent", "cc_delivered", "cc_app_limited"]
 
 
 @njit(cache=True, inline="always")
@@ -47,6 +54,8 @@ def cc_init(S, h, t):
         reno.init(S, h, t)
     elif a == CC_CUBIC:
         outline(cubic.init, (S, h, t))
+    elif a == CC_BBR:
+        outline(bbr.init, (S, h, t))
 
 
 @njit(cache=True, inline="always")
@@ -56,6 +65,8 @@ def cc_ack(S, h, acked, t):
         reno.ack(S, h, acked, t)
     elif a == CC_CUBIC:
         outline(cubic.ack, (S, h, acked, t))
+    elif a == CC_BBR:
+        outline(bbr.ack, (S, h, acked, t))
 
 
 @njit(cache=True, inline="always")
@@ -63,6 +74,8 @@ def cc_ssthresh(S, h, flight, t):
     a = S.conn[h >> 1].cc
     if a == CC_CUBIC:
         return outline(cubic.ssthresh, (S, h, flight, t))
+    if a == CC_BBR:
+        return outline(bbr.ssthresh, (S, h, flight, t))
     return reno.ssthresh(S, h, flight, t)
 
 
@@ -73,6 +86,8 @@ def cc_congestion(S, h, kind, t):
         reno.congestion(S, h, kind, t)
     elif a == CC_CUBIC:
         outline(cubic.congestion, (S, h, kind, t))
+    elif a == CC_BBR:
+        outline(bbr.congestion, (S, h, kind, t))
 
 
 @njit(cache=True, inline="always")
@@ -82,6 +97,8 @@ def cc_state(S, h, state, t):
         reno.state(S, h, state, t)
     elif a == CC_CUBIC:
         outline(cubic.state, (S, h, state, t))
+    elif a == CC_BBR:
+        outline(bbr.state, (S, h, state, t))
 
 
 @njit(cache=True, inline="always")
@@ -91,6 +108,8 @@ def cc_ack_done(S, h, acked, t):
         reno.ack_done(S, h, acked, t)
     elif a == CC_CUBIC:
         outline(cubic.ack_done, (S, h, acked, t))
+    elif a == CC_BBR:
+        outline(bbr.ack_done, (S, h, acked, t))
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -100,3 +119,38 @@ def cc_on_ecn(S, h, t):
         reno.ecn(S, h, t)
     elif a == CC_CUBIC:
         outline(cubic.ecn, (S, h, t))
+    elif a == CC_BBR:
+        outline(bbr.ecn, (S, h, t))
+
+
+@njit(cache=True, inline="always")
+def cc_sent(S, h, row, idx, t):
+    a = S.conn[h >> 1].cc
+    if a == CC_RENO:
+        reno.sent(S, h, row, idx, t)
+    elif a == CC_CUBIC:
+        cubic.sent(S, h, row, idx, t)
+    elif a == CC_BBR:
+        outline(bbr.sent, (S, h, row, idx, t))
+
+
+@njit(cache=True, inline="always")
+def cc_delivered(S, h, ack, sack, t):
+    a = S.conn[h >> 1].cc
+    if a == CC_RENO:
+        reno.delivered(S, h, ack, sack, t)
+    elif a == CC_CUBIC:
+        cubic.delivered(S, h, ack, sack, t)
+    elif a == CC_BBR:
+        outline(bbr.delivered, (S, h, ack, sack, t))
+
+
+@njit(cache=True, inline="always")
+def cc_app_limited(S, h, t):
+    a = S.conn[h >> 1].cc
+    if a == CC_RENO:
+        reno.app_limited(S, h, t)
+    elif a == CC_CUBIC:
+        cubic.app_limited(S, h, t)
+    elif a == CC_BBR:
+        outline(bbr.app_limited, (S, h, t))

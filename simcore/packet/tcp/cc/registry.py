@@ -8,22 +8,31 @@ one branch per hook in ``dispatch`` (``tests/packet/test_cc_seam.py`` fails unti
 of every algorithm here: each module lists its own in ``FIELDS`` (``kernel.layout``'s field syntax: ``name`` an
 int64, ``name:f`` a float64), named with its prefix (``cubic_w_max_seg``), and an algorithm reads and writes only
 its own. A run whose connections all use algorithms without state (Reno) gets a table of one row that nothing
-reads. The rows do not widen ``kernel.layout.HALF``, whose rows TCP and SCTP share.
+reads. The rows do not widen ``kernel.layout.HALF``, whose rows TCP and SCTP share. The delivery-rate estimator's
+fields (``rate.FIELDS``, prefix ``rs_``) are in every row too: the algorithms that read its samples (BBR) share them.
 """
 
 from __future__ import annotations
 
 from ...kernel.layout import _ordered_dtype
-from . import cubic, reno
+from . import bbr, cubic, rate, reno
 
-MODULES = (reno, cubic)  # the registration: index = the algorithm's number in S.conn[c].cc
+MODULES = (reno, cubic, bbr)  # the registration: index = the algorithm's number in S.conn[c].cc
 NAMES = tuple(m.NAME for m in MODULES)  # TcpParams.congestion_control's choices
 CC_RENO = NAMES.index("reno")
 CC_CUBIC = NAMES.index("cubic")
+CC_BBR = NAMES.index("bbr")
+# algorithms that read delivery-rate samples (``rate``): their runs get ``S.rate`` (a record per scoreboard entry)
+RATE_SAMPLES = ("bbr",)
 
-STATE = _ordered_dtype(" ".join(m.FIELDS for m in MODULES if m.FIELDS) or "unused")
+STATE = _ordered_dtype(" ".join([rate.FIELDS] + [m.FIELDS for m in MODULES if m.FIELDS]))
 
 
 def stateful(name: str) -> bool:
     """True if congestion control ``name`` keeps state in ``S.cc`` (a run with none gets a one-row table)."""
     return bool(MODULES[NAMES.index(name)].FIELDS)
+
+
+def samples_rate(name: str) -> bool:
+    """True if congestion control ``name`` reads delivery-rate samples (its runs get a full ``S.rate``)."""
+    return name in RATE_SAMPLES

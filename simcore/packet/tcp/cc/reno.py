@@ -74,3 +74,21 @@ def ecn(S, h, t):
     ss = max((half[h].snd_max - half[h].snd_una) / 2.0, 2.0 * S.conn[h >> 1].mss)
     half[h].ssthresh = ss
     half[h].cwnd = ss
+
+
+@njit(cache=True, inline="always")
+def sent(S, h, row, idx, t):
+    """A segment left (``S.seg[row, idx]``): Reno keeps no per-segment state."""
+    return
+
+
+@njit(cache=True, inline="always")
+def delivered(S, h, ack, sack, t):
+    """An ACK arrived: Reno takes no delivery-rate sample."""
+    return
+
+
+@njit(cache=True, inline="always")
+def app_limited(S, h, t):
+    """The sender ran out of data: nothing for Reno."""
+    return
