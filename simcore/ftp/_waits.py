@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from simcore.packet import PacketResult, Scenario, simulate
+from simcore.packet import PacketResult, Scenario, build_cache, simulate
 
 __all__ = ["Wait", "simulate_with_waits", "EPS_S"]
 
@@ -66,6 +66,7 @@ def _with_messages(sc: Scenario, msgs: tuple) -> Scenario:
     pass cost a quarter of a small session's time.)"""
     out = copy.copy(sc)
     object.__setattr__(out, "messages", msgs)
+    build_cache.derive(out, sc)  # only start times changed: its kernel state is made from sc's, not built anew
     return out
 
 

@@ -18,10 +18,12 @@ from simcore._validate import MEMORY_BUDGET_BYTES, check_bool
 from simcore.engine import heap_new
 from simcore.rng import SeedLike, make_generator
 
+from . import build_cache
 from ._numba.fixes import compile_fixes
 from .bulk import BulkScenario
 from .kernel import layout as L
 from .kernel.loop import run
+from .lazy_result import lazy_result
 from .params import POOL_RULES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace
 from .sctp_params import SctpParams
@@ -311,15 +313,24 @@ def _free_list(old: int, new: int) -> np.ndarray:
     return free
 
 
+_compiled = False  # True once ``run`` has compiled (or loaded its cache)
+
+
+def _set_compiled() -> None:
+    global _compiled
+    _compiled = True
+
+
 def run_to_end(S: L.State) -> L.State:
     """Run the kernel on ``S`` to its end, growing a per-half row table whenever it pauses for one;
     return the (possibly regrown) state."""
     while True:
-        if run.signatures:
+        if _compiled or run.signatures:  # (numba's signatures list costs ~30 us to make: asked until compiled)
             run(S)
         else:  # the first call compiles every packet kernel (or loads them from numba's cache)
             with compile_fixes():
                 run(S)
+        _set_compiled()
         st = S.st
         if not st["flags"][0] & L.PAUSE_ROWS:
             return S
@@ -589,7 +600,7 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     caps: dict = {}
     while True:
         try:
-            S, pool, heap_cap = _build(scenario, seed_vals, trace, caps)
+            (S, pool, heap_cap), small = _built(scenario, seed_vals, trace, caps)
             S = run_to_end(S)
         except MemoryError as exc:  # the tables this scenario asks for: say which, as a refusal
             raise ValueError(_too_big(scenario, exc)) from exc
@@ -615,6 +626,10 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
             caps["trace_queue"] = int(st["n_qtr"]) + 1
         if flags & L.OVF_CBR:
             caps["cbr"] = int(st["n_cbrrec"]) + 1
+    if small:  # the engine's tables go back to the template; the result is assembled when read (lazy_result)
+        S = build_cache.give_back(scenario, trace, S)
+        if not trace:
+            return lazy_result(scenario, S, seed_vals, *_sizes(scenario)[:2])
     # Initial sequence numbers of captures (``PacketResult.to_pcap``): from a generator seeded with the link
     # seeds, so they take no draw from ``seed`` and change nothing else.
     # The timestamp clock offsets are drawn after the ISNs, so the ISNs are those of runs before timestamps.
@@ -622,6 +637,18 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     isn = isn_rng.integers(0, 2**32, size=(_sizes(scenario)[0], 2), dtype=np.uint64)
     ts_offset = isn_rng.integers(0, 2**32, size=scenario.network.n_nodes, dtype=np.uint64)
     return _result(scenario, S, isn, ts_offset)
+
+
+def _built(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tuple:
+    """Return (``_build(sc, seed_vals, trace, caps)``, whether the state is small): for a first try, from the
+    template ``build_cache`` keeps of this scenario if it has one (else built, and kept if small)."""
+    if caps:
+        return _build(sc, seed_vals, trace, caps), False
+    out = build_cache.fresh_state(sc, trace, seed_vals)
+    if out is not None:
+        return out, True
+    out = _build(sc, seed_vals, trace, caps)
+    return out, build_cache.remember(sc, trace, *out)
 
 
 def _by_connection(S: L.State, nc: int) -> tuple[np.ndarray, np.ndarray]:

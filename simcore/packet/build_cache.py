@@ -1,0 +1,177 @@
+"""Built kernel states kept per scenario, so that running one small scenario again (another seed, another pass)
+costs a copy of its arrays instead of a build.
+
+``simulate`` builds the kernel's state (``simulate._build``: routes, records, heap, known events) from the
+scenario's objects, which for a small scenario costs an order of magnitude more than running it. Everything
+in that state depends on the scenario alone except the per-link seeds (``State.rng``), so the state built for a
+scenario is kept here as a template, and a later call with the same scenario object gets a copy with its own
+seeds: the same arrays, bit for bit, as a new build would give (``tests/packet/test_build_cache.py``).
+
+- **Derived scenarios.** ``derive(child, parent)`` says that ``child`` is ``parent`` with only some messages'
+  ``start_time_s`` changed (``simcore.ftp``'s fixed point over write times makes one per pass): its state is
+  the parent's template with the message start column and the events known before the run (``simulate.
+  _first_events``) made again, instead of a whole build.
+- **Scratch tables.** The event engine's own tables (packets, heap, lanes, rings, scoreboards: ``SCRATCH``) are
+  large beside the rest of a small state (the 10-file session: ~0.3 of its ~0.45 MB), and a fresh allocation of
+  that size is mapped and faulted in page by page on every run. They are never read once the run is over, so
+  each template keeps a few sets of them and a run borrows one (reset by a byte copy of the template's) and
+  gives it back (``give_back``), which also removes them from the finished state (a later read of one fails
+  loudly instead of seeing another run's values).
+- **Bounds.** Only first builds (no capacity raised by an overflowing run) of states up to ``MAX_STATE_BYTES``
+  are kept (a large scenario's tables are mapped lazily, and copying them would touch every page), for the
+  ``MAX_SCENARIOS`` most recently used scenarios, each held by a weak reference (a scenario no longer used
+  anywhere drops its template). Templates are never written.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+
+import numpy as np
+
+from .kernel import layout as L
+
+__all__ = ["fresh_state", "remember", "give_back", "derive", "clear", "MAX_STATE_BYTES", "MAX_SCENARIOS", "SCRATCH"]
+
+MAX_STATE_BYTES = 4 << 20  # a template's arrays, at most (small scenarios: the 10-file session's is ~0.45 MB)
+MAX_SCENARIOS = 32  # templates kept (at most MAX_STATE_BYTES * MAX_SCENARIOS = 128 MB; typically a few MB)
+SPARE_SETS = 2  # scratch sets kept per template (one per run in progress at once: threads, rows regrown)
+# the event engine's tables: written during the run only, never read by the result (simulate._result)
+SCRATCH = ("seg", "ooo", "pkt", "pkt_free", "ring", "heap_t", "heap_s", "heap_k", "heap_a", "lane")
+_SCRATCH_IDX = tuple(L.State._fields.index(n) for n in SCRATCH)
+
+
+class _Template:
+    """A scenario's built state, never written, and spare sets of its scratch tables."""
+
+    def __init__(self, ref, S: L.State, pool: int, heap_cap: int):
+        self.ref = ref
+        self.arrays = tuple(_copy(a) for a in S)
+        self.bytes = tuple(_bytes(a) for a in self.arrays)
+        self.zero = tuple(not b.any() for b in self.bytes)
+        self.pool = pool
+        self.heap_cap = heap_cap
+        self.spare: list[list[np.ndarray]] = []
+
+    def state(self, seed_vals: np.ndarray, patch=None) -> L.State:
+        arrays = [np.zeros(a.shape, a.dtype) if z else np.ndarray(a.shape, a.dtype, b.copy())
+                  for a, b, z in zip(self.arrays, self.bytes, self.zero, strict=True)]
+        try:
+            scratch = self.spare.pop()
+        except IndexError:
+            scratch = None
+        if scratch is not None:
+            for i, a in zip(_SCRATCH_IDX, scratch, strict=True):
+                if self.zero[i]:
+                    _bytes(a).fill(0)
+                else:
+                    _bytes(a)[:] = self.bytes[i]
+                arrays[i] = a
+        arrays[L.State._fields.index("rng")][:] = seed_vals
+        if patch is not None:
+            patch(arrays)
+        return L.State(*arrays)
+
+
+def _bytes(a: np.ndarray) -> np.ndarray:
+    """``a``'s memory as bytes (a structured array's copy field by field is ~20x slower than its memcpy)."""
+    return a.reshape(-1).view(np.uint8)
+
+
+def _copy(a: np.ndarray) -> np.ndarray:
+    return np.ndarray(a.shape, a.dtype, _bytes(a).copy())
+
+
+# (id(scenario), trace) -> _Template
+_cache: OrderedDict = OrderedDict()
+# id(derived scenario) -> (weak reference to it, weak reference to its root: the scenario it was derived from)
+_roots: dict = {}
+
+
+def remember(scenario, trace: bool, S: L.State, pool: int, heap_cap: int) -> bool:
+    """Keep ``S`` (a state just built for ``scenario``, not yet run) as its template if it is small enough;
+    return whether it is."""
+    if sum(a.nbytes for a in S) > MAX_STATE_BYTES:
+        return False
+    try:
+        ref = weakref.ref(scenario)
+    except TypeError:
+        return False
+    key = (id(scenario), bool(trace))
+    _cache[key] = _Template(ref, S, pool, heap_cap)
+    _cache.move_to_end(key)
+    while len(_cache) > MAX_SCENARIOS:
+        _cache.popitem(last=False)
+    return True
+
+
+def _template(scenario, trace: bool) -> _Template | None:
+    key = (id(scenario), bool(trace))
+    tpl = _cache.get(key)
+    if tpl is None:
+        return None
+    if tpl.ref() is not scenario:  # another object now has that id: the old one is gone
+        del _cache[key]
+        return None
+    _cache.move_to_end(key)
+    return tpl
+
+
+def fresh_state(scenario, trace: bool, seed_vals: np.ndarray) -> tuple | None:
+    """Return ``(S, pool, heap_cap)`` for ``scenario`` with ``seed_vals`` as the links' seeds, from its template
+    or its root's (what ``simulate._build(scenario, seed_vals, trace, {})`` returns), or None if it has none."""
+    tpl = _template(scenario, trace)
+    if tpl is not None:
+        return tpl.state(seed_vals), tpl.pool, tpl.heap_cap
+    hit = _roots.get(id(scenario))
+    if hit is None or hit[0]() is not scenario:
+        return None
+    root = hit[1]()
+    tpl = _template(root, trace) if root is not None else None
+    if tpl is None:
+        return None
+    return tpl.state(seed_vals, lambda arrays: _patch_starts(scenario, arrays)), tpl.pool, tpl.heap_cap
+
+
+def _patch_starts(sc, arrays: list) -> None:
+    """Write ``sc``'s message start times, and the events known before the run, into a copy of its root's state."""
+    from .simulate import _at_least_one, _first_events, _known_events
+
+    f = L.State._fields
+    nm = len(sc.messages)
+    if nm:
+        arrays[f.index("msg")]["start"][:nm] = [m.start_time_s for m in sc.messages]
+    kt, kk, ka = _known_events(*_first_events(sc))
+    for name, a in (("known_t", kt), ("known_k", kk), ("known_a", ka)):
+        arrays[f.index(name)] = _at_least_one(a)
+
+
+def give_back(scenario, trace: bool, S: L.State) -> L.State:
+    """Return ``S`` (a finished run of ``scenario``) without its scratch tables, which go back to the template
+    they were borrowed from (a table regrown during the run is not one of them, and is dropped)."""
+    tpl = _template(scenario, trace)
+    if tpl is None:
+        hit = _roots.get(id(scenario))
+        root = hit[1]() if hit is not None and hit[0]() is scenario else None
+        tpl = _template(root, trace) if root is not None else None
+    if tpl is not None and len(tpl.spare) < SPARE_SETS:
+        scratch = [S[i] for i in _SCRATCH_IDX]
+        if all(a.shape == tpl.arrays[i].shape for i, a in zip(_SCRATCH_IDX, scratch, strict=True)):
+            tpl.spare.append(scratch)
+    return S._replace(**dict.fromkeys(SCRATCH))
+
+
+def derive(child, parent) -> None:
+    """Record that ``child`` is ``parent`` (or a scenario derived from it) with only message start times changed,
+    so that its state is made from the template of the scenario they both come from."""
+    hit = _roots.get(id(parent))
+    root_ref = hit[1] if hit is not None and hit[0]() is parent else weakref.ref(parent)
+    key = id(child)
+    _roots[key] = (weakref.ref(child, lambda _r, k=key: _roots.pop(k, None)), root_ref)
+
+
+def clear() -> None:
+    """Forget every template."""
+    _cache.clear()
+    _roots.clear()
