@@ -189,15 +189,18 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ns3", help="a Python with ns-3 3.44 (ns3==3.44.post0)")
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    ap.add_argument("--simcore-only", action="store_true", help="simcore's side only (e.g. to compare two versions)")
     args = ap.parse_args()
     repeat = 3 if args.quick else 7
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} (1, 5, 15 min) "
           f"on {os.cpu_count()} cores")
     ours = {"sequential files": simcore_seqfiles(), "dumbbell": simcore_dumbbell(repeat),
             "satellite": simcore_satellite(repeat)}
-    python = ns3_python(args.ns3)
+    python = None if args.simcore_only else ns3_python(args.ns3)
     theirs = None
-    if python is None:
+    if args.simcore_only:
+        pass
+    elif python is None:
         print("ns-3 is missing: only simcore's side is printed. For the ratios, install ns-3 into a venv of its own "
               "and pass its Python:\n    python3 -m venv ~/ns3venv && ~/ns3venv/bin/pip install ns3==3.44.post0\n"
               "    .venv/bin/python benchmarks/bench_vs_ns3.py --ns3 ~/ns3venv/bin/python")
@@ -205,8 +208,8 @@ def main() -> None:
         from simcore.satellite.model import build_satellite
 
         spec = {f"seq{lo}": to_spec(seqfiles_scenario(lo), range(SEEDS)) for lo in LOSSES}
-        spec["dumbbell"] = to_spec(dumbbell_scenario(), range(3 if args.quick else 5))
-        spec["satellite"] = to_spec(build_satellite(satellite_params(), 1)[0], range(3 if args.quick else 5))
+        spec["dumbbell"] = to_spec(dumbbell_scenario(), range(1 if args.quick else 3))
+        spec["satellite"] = to_spec(build_satellite(satellite_params(), 1)[0], range(1))  # minutes a run
         t0 = time.perf_counter()
         raw = run_ns3(python, spec)["cases"]
         print(f"ns-3 3.44 ({python}) ran in {time.perf_counter() - t0:.1f} s, import and C++ driver included")
