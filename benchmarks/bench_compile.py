@@ -4,8 +4,9 @@ Run: .venv/bin/python benchmarks/bench_compile.py [--repeats N] [--breakdown]
 In a subprocess with an empty temporary NUMBA_CACHE_DIR it times the first ``simulate`` call of a small
 scenario that reaches every kernel path (traces on, SACK, fluid and CBR background): that call compiles
 every packet kernel. Then (same process, now warm) the median events/s of the reference dumbbell of
-``bench_packet.py`` (10 NewReno flows, 10 Mbit/s 20 ms bottleneck, 60 s), and of the same with SCTP
-associations (how a compile trade-off lands on the other transport). Aim: cold compile < 30 s.
+``bench_packet.py`` (10 NewReno flows, 10 Mbit/s 20 ms bottleneck, 60 s), of the same with SCTP
+associations (how a compile trade-off lands on the other transport) and with CUBIC's window (the cost of a
+congestion control behind the seam's out-of-line calls). Aim: cold compile < 30 s.
 ``--breakdown`` also prints where the compile went, per stage (numba's typing and lowering, LLVM's
 optimisation and machine code, cache writes) and per function (``_compile_profile.py``); the recording
 slows the compile by a few per cent, so quote times from a run without it.
@@ -66,6 +67,10 @@ print(f"cold compile (first simulate):    {t_first - t_second:7.2f} s wall, {c_f
 print(f"reference dumbbell: {r.events} events in {t * 1e3:.1f} ms (median of {REPEATS}) -> "
       f"{r.events / t / 1e6:.2f} M events/s")
 print(f"the same with SCTP:  {r_s.events} events in {t_s * 1e3:.1f} ms -> {r_s.events / t_s / 1e6:.2f} M events/s")
+r_c, t_c = median_run(dataclasses.replace(sc, connections=tuple(
+    dataclasses.replace(c, tcp=dataclasses.replace(c.tcp, congestion_control="cubic")) for c in sc.connections)))
+print(f"the same with CUBIC: {r_c.events} events in {t_c * 1e3:.1f} ms -> {r_c.events / t_c / 1e6:.2f} M events/s"
+      f" ({r_c.events / t_c / (r.events / t):.2f} x NewReno's)")
 if BREAKDOWN:
     _compile_profile.report()
 """

@@ -89,6 +89,10 @@ COLORS: dict[str, str] = {
     "retransmission": "#CC79A7",
     "ACK": "#009E73",
     "timeout": "#000000",
+    # queue disciplines (the bufferbloat figure)
+    "drop-tail": "#E69F00",
+    "CoDel": "#0072B2",
+    "FQ-CoDel": "#009E73",
     # levels
     "fluid": "#56B4E9",
     "packet": "#0072B2",

@@ -45,14 +45,6 @@ def test_source_has_nbgrader_cells(path):
 
 
 STUDENTS = ("student-a", "student-b")
-# Assignments that still give everyone the same numbers. A chapter's owner converts each (CONTRIBUTING.md, "How to
-# write an assignment") and removes it from this list; the lead empties it at the end.
-NOT_YET_PERSONAL = {
-    "02_satellite_proxies/1_window_limit",
-    "02_satellite_proxies/2_round_trips_saved",
-    "04_delay_model/1_round_trips", "04_delay_model/2_slow_start", "05_object_packaging/1_count_packets",
-    "05_object_packaging/2_codec",
-}
 _SWITCH = "import os\nos.environ['SIMCORE_STUDENT'] = {!r}  # injected by the test: another student grades"
 
 
@@ -78,16 +70,9 @@ def _numbers(nb) -> str:
                    if o.output_type == "stream" for line in o.text.splitlines(True) if line.startswith("Your numbers"))
 
 
-def test_the_not_yet_personal_list_names_real_assignments():
-    assert NOT_YET_PERSONAL <= {_name(p) for p in NOTEBOOKS}
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_solution_passes_its_own_tests(path, tmp_path):
     nb = nbformat.read(path, as_version=4)
-    if _name(path) in NOT_YET_PERSONAL:
-        assert not _numbers(_execute(nb, STUDENTS[0], tmp_path)), f"{_name(path)} is personal now: unlist it"
-        return
     first, second = STUDENTS
     graded = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"]
     n = len(nb.cells)

@@ -155,10 +155,11 @@ def test_traces_over_the_budget_are_refused_with_what_to_change():
 
     from simcore.packet.simulate import _check_trace_memory
 
-    small = SimpleNamespace(tr_pkt=np.zeros((1, 40)), tr_tcp=np.zeros((1, 9)), tr_queue=np.zeros((1, 4)))
-    st = {"n_pkttr": 1000, "n_tcptr": 10, "n_qtr": 10}
+    small = SimpleNamespace(tr_pkt=np.zeros((1, 40)), tr_tcp=np.zeros((1, 9)), tr_queue=np.zeros((1, 4)),
+                            tr_soj=np.zeros((1, 3)))
+    st = {"n_pkttr": 1000, "n_tcptr": 10, "n_qtr": 10, "n_sojtr": 10}
     _check_trace_memory(small, st)  # 1001 x 40 x 8 bytes: fine
     st["n_pkttr"] = MEMORY_BUDGET_BYTES // (40 * 8)  # with the TCP and queue records: just over 1 GiB
     with pytest.raises(ValueError, match=r"trace=True: this run's traces \(3,355,443 packet records, 10 TCP "
-                                         r"records, 10 queue records\) need 1.0 GiB .*trace=False"):
+                                         r"records, 10 queue records, 10 sojourn records\) need 1.0 GiB .*trace=False"):
         _check_trace_memory(small, st)

@@ -82,13 +82,16 @@ def _packet_case():
     from simcore.packet import (
         BulkScenario,
         CbrSource,
+        CoDelParams,
         Connection,
         ConnectionPool,
         FluidBackground,
+        FqCoDelParams,
         Link,
         LinkParams,
         Message,
         Network,
+        RedParams,
         Scenario,
         SctpParams,
         TcpParams,
@@ -115,6 +118,11 @@ def _packet_case():
     bg = FluidBackground((0.0, 1.0), (5e5, 1.5e6), 1000, "packets")
     tcp = TcpParams(mss_bytes=536, rwnd_bytes=16384, initial_window_segments=3, min_rto_s=0.5,
                     delayed_ack=True, timestamps=True, initial_ssthresh_bytes=8000)
+    def aqm_run(q):
+        lp = LinkParams(rate_bps=2e6, delay_s=0.015, queue_packets=20, queue=q)
+        return run(network=chain(1, lp), conn=Connection(0, 1, TcpParams(rwnd_bytes=32768, mss_bytes=536, ecn=True)),
+                   cbr=(CbrSource(0, 1, (1.5e6,), (0.0,), 576),))
+
     sctp = SctpParams(mtu_bytes=1000, rwnd_bytes=30_000, initial_cwnd_mtus=3, max_burst=2, n_streams=3)
     scenario = Scenario(net(), (Connection(0, 1, tcp, open_time_s=0.25),),
                         (Message(0, 20_000, sender="server", start_time_s=0.5),), duration_s=2.5,
@@ -141,12 +149,20 @@ def _packet_case():
         "simcore.packet.sctp_params.SctpParams": (
             sctp, lambda p: run(conn=Connection(0, 1, transport="sctp", sctp=p))),
         "simcore.packet.bulk.BulkScenario": (bulk, lambda p: _packet_fp(simulate(p, seed=2))),
+        "simcore.packet.kernel.qdisc.red.RedParams": (
+            RedParams(min_th=3.0, max_th=12.0, max_p=0.25, w_q=0.125, gentle=False, unit="bytes",
+                      mean_packet_bytes=576, ecn=True), aqm_run),
+        "simcore.packet.kernel.qdisc.codel.CoDelParams": (
+            CoDelParams(target_s=0.0025, interval_s=0.05, mtu_bytes=576, ecn=True), aqm_run),
+        "simcore.packet.kernel.qdisc.fq_codel.FqCoDelParams": (
+            FqCoDelParams(target_s=0.0025, interval_s=0.05, quantum_bytes=600, flows=64, drop_batch=8,
+                          mtu_bytes=576, perturbation=7, ecn=True), aqm_run),
     }
 
 
 def _cases():
     from simcore.admission import AdmissionParams, simulate_admission
-    from simcore.chapters import tcp_primer
+    from simcore.chapters import bufferbloat, tcp_primer
     from simcore.chapters.admission_panel import PanelSetting, run_setting
     from simcore.chapters.start_here import RouterSetting
     from simcore.delay import DelayParams, simulate_ideal
@@ -156,6 +172,8 @@ def _cases():
     from simcore.ftp.readings import Reading, reading_params
     from simcore.grading import Grid, Nice, student_params
     from simcore.objpack import ObjpackParams, simulate_objpack
+    from simcore.objpack.readings import Reading as ObjReading
+    from simcore.objpack.readings import http10_packets_per_file as obj_packets
     from simcore.packaging import PackagedFile, pack
     from simcore.queueing import QueueParams, simulate_queue
     from simcore.satellite import SatelliteParams, WorkloadParams, make_workload, simulate_satellite
@@ -178,6 +196,10 @@ def _cases():
             tcp_primer.PrimerSetting(rtt_ms=40.0, rate_mbps=2.0, buffer_packets=10, loss_pct=0.5, flows=2,
                                      duration_s=1.5),
             lambda s: _packet_fp(tcp_primer.run(s, trace=False))),
+        "simcore.chapters.bufferbloat.BufferbloatSetting": (
+            bufferbloat.BufferbloatSetting(buffers_packets=(8, 40), queues=("codel",), n_flows=1, rate_bps=2e6,
+                                           delay_s=0.01, duration_s=1.5, measure_from_s=0.5, seed=3),
+            lambda s: bufferbloat.sweep(s).delay_p50_s.tobytes()),
         "simcore.delay.params.DelayParams": (
             DelayParams(prop_delay_ms=50.0, n_parents=3, cache=True, hit_ratio=0.5),
             lambda p: simulate_ideal(p).response_time_ms),
@@ -197,6 +219,9 @@ def _cases():
         "simcore.ftp.readings.Reading": (
             Reading("r", "a reading", (0.0, 0.125, 0.375), "client_to_server", ("sctp",), "typed as read"),
             lambda r: repr((r, reading_params(r)))),
+        "simcore.objpack.readings.Reading": (
+            ObjReading("X", "a reading", get_acked_alone=True, server_fin="alone"),
+            lambda r: repr((r, [obj_packets(r, b) for b in (1000, 4000, 10000)]))),
         "simcore.grading.identity.Grid": (
             Grid(0.5, 2.5, 0.25), lambda g: repr(student_params("x/1", {"v": g}, student="a"))),
         "simcore.grading.identity.Nice": (

@@ -159,10 +159,11 @@ def _controls(p: DelayParams) -> dict:
     }
 
 
-def make_panel(params: DelayParams | None = None) -> LivePanel:
+def make_panel(params: DelayParams | None = None, gate=None) -> LivePanel:
     """Return the live panel: sliders for the report's world, response time of all modes as bars (closed
     form, simulation as diamonds) and the space-time diagram of the selected mode drawn from the
-    simulator's packet trace. The first slider is the propagation delay."""
+    simulator's packet trace. The first slider is the propagation delay. ``gate``: predictions that veil the
+    panel until committed (``simcore.predict``)."""
     p = params or DelayParams()
     controls = _controls(p)
     bars = _bar_figure(widget=True)
@@ -180,7 +181,7 @@ def make_panel(params: DelayParams | None = None) -> LivePanel:
         return {} if values["cache"] else {"hit_ratio": "the client cache is off, so no GET is conditional"}
 
     return LivePanel(controls, update, [bars, diagram], title="The report's world: one page download",
-                     idle=idle)
+                     idle=idle, gate=gate)
 
 
 def formulas_markdown(params: DelayParams | None = None) -> str:

@@ -18,7 +18,13 @@ import numpy as np
 import plotly.graph_objects as go
 
 from simcore.chapters.capture_button import CaptureButton, attach
-from simcore.delay.tcp_view import TCP_MODES, TcpPageParams, TcpPageResult, compare_modes, simulate_page_tcp
+from simcore.delay.tcp_view import (
+    TCP_MODES,
+    TcpPageParams,
+    TcpPageResult,
+    compare_modes,
+    simulate_page_tcp,
+)
 from simcore.packet.plots import space_time_figure
 from simcore.plotting import LivePanel, color_for, dropdown, new_figure, slider_from_range
 from simcore.warm import cold_notice
@@ -41,7 +47,9 @@ SLIDER_RANGES = {
 MODE_OPTIONS = [("non-persistent", "non-persistent"), ("persistent", "persistent"),
                 ("persistent + pipelining", "pipelined")]
 MODE_COLOR = {"non-persistent": "non-persistent", "persistent": "persistent", "pipelined": "pipelined"}
-SIM_NAME = "simulation, real TCP (bars)"
+SIM_NAME = "simulation: simcore's packet-level TCP (bars)"
+HANDSHAKE_OPTIONS = [("textbook: GET on the ACK", "textbook"), ("real stack: bare ACK, then GET", "real")]
+LABEL_NAME = "SYN, SYN-ACK, handshake ACK, GET, FIN: labelled where they leave"
 SIMPLE_NAME = "textbook: 2 RTT + O/R per object..."
 SS_NAME = "textbook with slow start"
 # The notebook's reference setting: 100 ms RTT, 1 Mbit/s, a 10 kB base and 5 embedded 10 kB objects.
@@ -61,7 +69,7 @@ def panel_params(values: dict) -> TcpPageParams:
         object_size_bytes=int(round(float(values["object_kb"]) * 1000)), n_objects=int(values["n_objects"]),
         mode=values["mode"], parallel=int(values["parallel"]),
         initial_window_segments=int(values["initial_window"]), cross_load=float(values["cross_load"]),
-        hit_ratio=float(values["hit_ratio"]),
+        hit_ratio=float(values["hit_ratio"]), handshake=values.get("handshake", "textbook"),
     )
 
 
@@ -119,6 +127,40 @@ def _split_directions(fig: go.Figure) -> None:
                     line_color=color_for("simulation"), marker_color=color_for("simulation"))
 
 
+def _packet_names(pt) -> list[tuple[float, float, str]]:
+    """(x, time, name) of the packets a student counts: SYN, SYN-ACK, the handshake's ACK (bare, or carrying
+    the GET: "ACK + GET"), a GET on its own, FIN (with ACK); data segments and their ACKs stay unlabelled."""
+    sent = np.flatnonzero((pt.kind == 0) & ((pt.flags & 8) == 0))[:_DIAGRAM_PACKETS]
+    out, opened = [], set()
+    for i in sent:
+        f, d, c = int(pt.flags[i]), int(pt.direction[i]), int(pt.conn[i])
+        data = int(pt.seqlen[i]) > 0 and not f & 5
+        if f & 1:
+            name = "SYN" if d == 0 else "SYN-ACK"
+        elif f & 4:
+            name = "FIN"
+        elif d == 0 and c not in opened:  # the client's first packet after the SYN-ACK
+            opened.add(c)
+            name = "ACK + GET" if data else "ACK"
+        elif d == 0 and data:
+            name = "GET"
+        else:
+            continue
+        if f & 16:
+            name += " (again)"
+        out.append((0.03 if d == 0 else 0.97, float(pt.time_s[i]), name))
+    return out
+
+
+def _add_labels(fig: go.Figure, pt) -> None:
+    """Add the labels of ``_packet_names`` as one text trace (the connection column ``conn`` must be the real
+    one: the diagram's own copy has every packet on connection 0)."""
+    names = _packet_names(pt)
+    fig.add_scatter(x=[n[0] for n in names], y=[n[1] for n in names], text=[n[2] for n in names], mode="text",
+                    name=LABEL_NAME, textposition=["bottom right" if n[0] < 0.5 else "bottom left" for n in names],
+                    textfont=dict(size=9, color="#333333"), hoverinfo="text+y")
+
+
 def _diagram_traces(result: TcpPageResult) -> go.Figure:
     """Return the diagram's traces and shapes (no layout styling: a slider move copies only these)."""
     pr = result.packet
@@ -127,6 +169,7 @@ def _diagram_traces(result: TcpPageResult) -> go.Figure:
     pt = replace(pr.packet_trace, conn=np.zeros_like(pr.packet_trace.conn))
     fig = space_time_figure(replace(pr, packet_trace=pt), conn=0, max_packets=_DIAGRAM_PACKETS)
     _split_directions(fig)
+    _add_labels(fig, pr.packet_trace)
     directions = [tr for tr in fig.data if tr.name in (UP_NAME, DOWN_NAME)]
     packets = sum(len(tr.x) for tr in directions) // 3  # three points a packet: start, end, gap
     for tr in directions:
@@ -136,7 +179,7 @@ def _diagram_traces(result: TcpPageResult) -> go.Figure:
 
 def _diagram_title(result: TcpPageResult) -> str:
     p = result.params
-    return (f"{_label(p.mode, p)}: every packet, {result.n_connections} connection"
+    return (f"{_label(p.mode, p)} ({p.handshake} handshake): every packet, {result.n_connections} connection"
             f"{'s' if result.n_connections != 1 else ''}; page done at {result.response_time_s:.3f} s")
 
 
@@ -197,13 +240,15 @@ def _controls(p: TcpPageParams) -> dict:
         "initial_window": slider("initial_window", "initial window (MSS)", p.initial_window_segments),
         "cross_load": slider("cross_load", "cross-traffic load", p.cross_load, ".2f"),
         "hit_ratio": slider("hit_ratio", "cache hit ratio", p.hit_ratio, ".2f"),
+        "handshake": dropdown("handshake", HANDSHAKE_OPTIONS, p.handshake),
     }
 
 
-def make_panel(params: TcpPageParams | None = None, seed: int = REFERENCE_SEED) -> LivePanel:
+def make_panel(params: TcpPageParams | None = None, seed: int = REFERENCE_SEED, gate=None) -> LivePanel:
     """Return the live panel: sliders (RTT first), the simulated page time of every mode as bars with the
     textbook's simple (grey dash) and slow-start (black x) formulas, and the space-time diagram of the
-    selected mode from the packet simulator's trace. ``seed`` fixes the cross traffic."""
+    selected mode from the packet simulator's trace. ``seed`` fixes the cross traffic; ``gate``: predictions
+    that veil the panel until committed (``simcore.predict``)."""
     p = params or REFERENCE
     controls = _controls(p)
     bars = _bar_figure(widget=True)
@@ -219,8 +264,9 @@ def make_panel(params: TcpPageParams | None = None, seed: int = REFERENCE_SEED) 
         _update_diagram(diagram, last["result"])
         return _status(now, rows)
 
-    panel = LivePanel(controls, update, [bars, diagram], title="Part 2: the same page over real TCP",
-                      compile_notice=functools.partial(cold_notice, "packet"))
+    panel = LivePanel(controls, update, [bars, diagram],
+                      title="Part 2: the same page over simcore's packet-level TCP",
+                      compile_notice=functools.partial(cold_notice, "packet"), gate=gate)
     attach(panel, CaptureButton(lambda: last["result"].packet if last else None,
                                 lambda: capture_name(last["params"], seed),
                                 ((CAPTURE_CLIENT, (None, "sender")),)))

@@ -1,9 +1,9 @@
-"""Chapter 5, object packaging: the live panel, the reproduced tables, ``figures()`` and ``warm()``.
+"""Chapter 5, object packaging: the live panel, its predictions, the reproduced tables, ``figures()`` and ``warm()``.
 
 The panel fetches the same page by every method on the hub testbed (``simcore.objpack``) and redraws two
 figures: the response time of each method (the selected one highlighted) and how many files are usable
-over time (a package: all at once at the end). Static figures and printed tables live in
-``objpack_figures``.
+over time (a package: all at once at the end). The predictions that hold its answers back live in
+``objpack_predict``; static figures and printed tables in ``objpack_figures``.
 """
 
 from __future__ import annotations
@@ -17,12 +17,20 @@ from simcore.figures import register_figures
 from simcore.objpack import METHOD_LABELS, METHODS, ObjpackParams, simulate_objpack
 from simcore.objpack.paper import reduction_pct
 from simcore.objpack.reproduce import REFERENCE, reproduce_tables, table_text
-from simcore.plotting import LivePanel, color_for, dropdown, new_figure, slider_from_range
+from simcore.plotting import LivePanel, dropdown, new_figure, slider_from_range
 
-from .objpack_figures import SHORT, files_sweep_figure, methods_figure, one_file_space_time, reductions_figure
+from .objpack_figures import (
+    METHOD_COLORS,
+    METHOD_DASH,
+    SHORT,
+    files_sweep_figure,
+    methods_figure,
+    one_file_space_time,
+    reductions_figure,
+)
 
-__all__ = ["SLIDER_RANGES", "DISTRIBUTION_OPTIONS", "panel_params", "run_all", "make_panel", "tables_text",
-           "key_numbers", "figures", "warm"]
+__all__ = ["SLIDER_RANGES", "DISTRIBUTION_OPTIONS", "PANEL_SETTING", "panel_params", "run_all", "make_panel",
+           "tables_text", "key_numbers", "figures", "warm"]
 
 # (min, max, step) of every numeric control; the tests sweep exactly these ranges.
 SLIDER_RANGES = {
@@ -30,13 +38,15 @@ SLIDER_RANGES = {
     "mean_kb": (0.1, 50.0, 0.1),
     "rate_mbps": (1.0, 100.0, 1.0),
     "rtt_ms": (0.0, 50.0, 0.1),
-    "file_ms": (0.0, 20.0, 0.25),
+    "file_ms": (0.0, 20.0, 0.05),
 }
 DISTRIBUTION_OPTIONS = [("all equal", "fixed"), ("uniform 0.5-1.5 x mean", "uniform"),
                         ("exponential", "exponential"), ("lognormal (heavy tail)", "lognormal")]
 METHOD_OPTIONS = [(SHORT[m], m) for m in METHODS]
-METHOD_COLORS = {"http10": "non-persistent", "package": "paper", "keepalive": "persistent",
-                 "parallel": "FTP", "pipelined": "pipelined", "multistream": "multiplexed"}
+# the panel's controls at the reference testbed (100 files of 1000 B, the fitted server), the package selected
+PANEL_SETTING = {"n_files": REFERENCE.n_files, "distribution": "fixed", "mean_kb": REFERENCE.mean_file_bytes / 1000,
+                 "rate_mbps": REFERENCE.link_rate_bps / 1e6, "rtt_ms": REFERENCE.rtt_s * 1000,
+                 "file_ms": round(REFERENCE.server_file_s * 1000, 2), "method": "package", "compress": "off"}
 
 
 def panel_params(values: dict) -> ObjpackParams:
@@ -72,16 +82,20 @@ def _usable(widget: bool) -> go.Figure:
 def _draw(bars: go.Figure, usable: go.Figure, res: dict, p: ObjpackParams) -> None:
     t = [res[m].response_time_s for m in METHODS]
     bars.data[0].update(x=[SHORT[m] for m in METHODS], y=t, text=[f"{v:.3f} s" for v in t], textposition="outside",
-                        cliponaxis=False, marker=dict(color=[color_for(METHOD_COLORS[m]) for m in METHODS],
-                                                      opacity=[1.0 if m == p.method else 0.45 for m in METHODS]),
+                        cliponaxis=False, marker=dict(color=[METHOD_COLORS[m] for m in METHODS],
+                                                      opacity=[1.0 if m == p.method else 0.55 for m in METHODS],
+                                                      line=dict(color="#000000",
+                                                                width=[2.5 if m == p.method else 0 for m in METHODS])),
                         hovertemplate="%{x}: %{y:.4f} s<extra></extra>")
     bars.update_yaxes(range=[0, 1.18 * max(t)])
     for tr, m in zip(usable.data, METHODS, strict=True):
         d = np.sort(res[m].file_done_s)
         x = np.concatenate(([0.0], d))
         y = np.arange(d.size + 1, dtype=float)
-        tr.update(x=x, y=y, name=SHORT[m], line=dict(color=color_for(METHOD_COLORS[m]),
-                                                      width=4 if m == p.method else 1.5))
+        tr.update(x=x, y=y, name=SHORT[m], line=dict(color=METHOD_COLORS[m], dash=METHOD_DASH[m],
+                                                      width=4 if m == p.method else 2))
+    usable.update_xaxes(range=[0, 1.02 * max(t)])
+    usable.update_yaxes(range=[0, 1.05 * p.n_files])
 
 
 def _status(res: dict, p: ObjpackParams) -> str:
@@ -89,14 +103,18 @@ def _status(res: dict, p: ObjpackParams) -> str:
     red = (f" Against HTTP/1.0: time {reduction_pct(h.response_time_s, r.response_time_s):+.1f} %, packets "
            f"{reduction_pct(h.packets, r.packets):+.1f} %, bytes {reduction_pct(h.bytes, r.bytes):+.1f} % saved."
            if p.method != "http10" else "")
+    same = ""
+    if res["pipelined"].response_time_s == res["multistream"].response_time_s:
+        same = " Pipelined and multistream coincide here (no loss: no head-of-line blocking to avoid)."
     return (f"<b>{METHOD_LABELS[p.method]}</b>: {p.n_files} files, {r.response_time_s:.3f} s, "
             f"{r.packets} packets, {r.bytes} bytes on the hub, {r.n_connections} connection"
-            f"{'s' if r.n_connections != 1 else ''}.{red}")
+            f"{'s' if r.n_connections != 1 else ''}.{red}{same}")
 
 
-def make_panel(params: ObjpackParams | None = None, seed: int = 0) -> LivePanel:
+def make_panel(params: ObjpackParams | None = None, seed: int = 0, *, gate=None) -> LivePanel:
     """Return the live panel: sliders (files, size distribution and mean, link rate, RTT, server per-file
-    cost, method, compression), the response time of every method, and files usable over time."""
+    cost, method, compression), the response time of every method, and files usable over time. ``gate``:
+    predictions that veil it until committed (``objpack_predict.panel_predictions``)."""
     p = params or REFERENCE
 
     def slider(name, label, value, fmt=".3g"):
@@ -123,7 +141,7 @@ def make_panel(params: ObjpackParams | None = None, seed: int = 0) -> LivePanel:
         _draw(bars, usable, last["res"], now)
         return _status(last["res"], now)
 
-    return LivePanel(controls, update, [bars, usable], title="Object packaging on a 10 Mbit/s hub, live")
+    return LivePanel(controls, update, [bars, usable], title="Object packaging on a 10 Mbit/s hub, live", gate=gate)
 
 
 def tables_text(seed: int = 0) -> str:
@@ -137,7 +155,7 @@ def key_numbers(seed: int = 0) -> dict:
 
 
 def _panel_figure() -> go.Figure:
-    p = REFERENCE
+    p = replace(REFERENCE, method="package")
     res = run_all(p)
     bars, usable = _bars(False), _usable(False)
     _draw(bars, usable, res, p)

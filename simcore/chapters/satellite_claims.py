@@ -1,10 +1,12 @@
-"""Chapter 2's headline findings as checks: each paper claim, its number, ours from the stored sweep, and a
-verdict (reproduced / partly / not reproduced) with the reason. Definitions of "ours" are in each
-function's docstring so a reader can recompute them from data/satellite_sweep.csv."""
+"""Chapter 2's headline findings as checks: each paper claim, its number, ours from the stored sweep (the mean
+over its seeds, with the range over seeds where a verdict depends on it), and a verdict (reproduced / partly /
+not reproduced) with the reason. Definitions of "ours" are in each function's docstring so a reader can
+recompute them from data/satellite_sweep.csv."""
 
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 
@@ -13,9 +15,10 @@ from simcore.satellite.figure4 import full_segment_plateau
 
 from .satellite import light_load_slope
 from .satellite_figures import E3_BPS, PAPER_SLOPE, curves
-from .satellite_sweep import load_figure4
+from .satellite_sweep import load_figure4, load_sweep
 
-__all__ = ["claims_rows", "claims_text", "figure4_text", "latency_gain", "knee_utilisation", "figure4_plateau_bps"]
+__all__ = ["claims_rows", "claims_text", "figure4_text", "latency_gain", "knee_utilisation", "knee_bracket",
+           "figure4_plateau_bps"]
 
 
 def figure4_plateau_bps(rows: list[dict] | None = None) -> float:
@@ -58,13 +61,33 @@ def knee_utilisation(data: dict, label: str = "50 connections", n: int = 50, pla
     return out[0], out[1]
 
 
+def knee_bracket(data: dict, label: str = "50 connections", n: int = 50, plateau_bps: float | None = None,
+                 factor: float = 1.5) -> tuple[float, float]:
+    """Return (utilisation of the last load whose sample latency is at most ``factor`` x its minimum over
+    the curve, utilisation of the first load above it), both beyond the minimum: where the latency's rise
+    lies on the load grid (NaN if it never rises). Utilisation as in ``knee_utilisation``. A factor well
+    above the light-load noise over seeds (cold connections: up to +30 %) keeps the bracket off noise."""
+    c = data[label]
+    lat = c["sample_latency_mean_s"]
+    u = c["carried_nz_bound_bps"] / (n * (figure4_plateau_bps() if plateau_bps is None else plateau_bps))
+    i_min = int(np.nanargmin(lat))
+    above = i_min + np.flatnonzero(~(lat[i_min:] <= factor * lat[i_min]))
+    if not above.size:
+        return math.nan, math.nan
+    return float(u[above[0] - 1]), float(u[above[0]])
+
+
 def _verdict(ok: bool | None) -> str:
     return "partly" if ok is None else ("reproduced" if ok else "NOT reproduced")
 
 
-def claims_rows(data: dict | None = None, fig4_rows: list[dict] | None = None) -> list[dict]:
-    """Return one record per headline claim: id, claim, paper, ours, verdict, why."""
-    d = curves() if data is None else data
+def claims_rows(rows: list[dict] | None = None, fig4_rows: list[dict] | None = None) -> list[dict]:
+    """Return one record per headline claim: id, claim, paper, ours, verdict, why (``rows``: the stored
+    sweep's, by default ``load_sweep()``)."""
+    rows = load_sweep() if rows is None else rows
+    d = curves(rows)
+    seeds = sorted({r["seed"] for r in rows})
+    per_seed = {s: curves(rows, seed=s) for s in seeds}
     out = []
 
     def add(cid, claim, paper, ours, ok, why):
@@ -73,25 +96,23 @@ def claims_rows(data: dict | None = None, fig4_rows: list[dict] | None = None) -
     plateau = figure4_plateau_bps(fig4_rows)
     add("fig4_plateau", "one 32 KB-window connection plateaus near the window limit", "415 kbit/s (410 calc.)",
         f"{plateau / 1e3:.0f} kbit/s", abs(plateau / 415e3 - 1) < 0.05,
-        "window/RTT = 409.6 kbit/s of data; on the wire (+40-byte headers) a sender of full segments reaches 412. "
-        "Ours is a 600 s mean that includes the start (handshake, slow start, the first replies): from 300 s to "
-        "600 s the backlogged connection carries 412.2 kbit/s on the wire (120 s runs, where the start weighs "
-        "5x more, gave 397)")
+        "window/RTT = 409.6 kbit/s of data; on the wire (+40-byte headers) a sender of full segments reaches "
+        "412.0. 4.4BSD-Lite's delayed ACK on its 200 ms tick costs 1.4 % over a long run (406 on the wire: "
+        "simulate_single_connection), and our 600 s mean includes the run's start (handshake, slow start)")
     b = d["base"]
     slope = light_load_slope(b["presented_load_bps"], b["carried_nz_bound_bps"], E3_BPS, 0.85)
     add("fig5a_slope", "carried/presented slope through most of figure 5a (base)", f"{PAPER_SLOPE}", f"{slope:.3f}",
         abs(slope - PAPER_SLOPE) < 0.03,
         "headers, SYN/FIN and ACKs add 3-4 % to our 11.6 kB mean reply, less the reply bytes still on their "
-        "way when a 600 s run ends (heavy-tailed replies released at their servers' rates; 8-9 % of them in "
-        "120 s runs, whose slope was 0.95). 1.09 needs ~2.2 kB mean replies, which cannot give the 1:19 ratio "
-        "of figure 7d; we matched 1:19")
+        "way when the run ends (heavy-tailed replies released at their servers' rates). 1.09 needs ~2.2 kB "
+        "mean replies, which cannot give the 1:19 ratio of figure 7d; we matched 1:19")
     top = float(b["carried_nz_bound_bps"].max())
     add("fig5a_saturation", "the base case saturates the link (tails off within 2 % of it)", "within 2 %",
         f"{100 * top / E3_BPS:.1f} % of the E3 at most", True if top > 0.98 * E3_BPS else (None if top > 0.94 * E3_BPS
                                                                                               else False),
         "many concurrent connections (figure 7a) fill the E3 although each is window-limited; a run loses "
-        "its first ~2 s to handshakes before the first replies (0.3 % of 600 s; 1.7 % of the 120 s runs, "
-        "which reached 96 %) and a little to losses at the full buffer")
+        "its first ~2 s to handshakes before the first replies (0.3 % of 600 s) and a little to losses at the "
+        "full buffer")
     few = max(float(d[k]["carried_nz_bound_bps"].max()) for k in ("1 connections", "10 connections", "50 connections"))
     add("fig5a_few_conns", "50 inter-proxy connections or fewer never saturate the link", "never",
         f"at most {few / 1e6:.1f} Mbit/s ({100 * few / E3_BPS:.0f} %)", few < 0.95 * E3_BPS,
@@ -113,32 +134,49 @@ def claims_rows(data: dict | None = None, fig4_rows: list[dict] | None = None) -
     add("fig5b_low_load", "the gain is smaller at very low load", "less", f"{100 * gain_low:.0f} % at the lightest "
         f"load vs {100 * mid:.0f} % on average", gain_low < mid,
         "at light load the few busy inter-proxy connections idle past their RTO and restart from slow start")
-    lo, hi = knee_utilisation(d)
+    flat, up = knee_bracket(d)
+    brackets = [knee_bracket(c) for c in per_seed.values()]
     add("fig5b_knee", "latency climbs once the inter-proxy connections reach ~75 % of their capacity", "~75 %",
-        f"+10 % over its minimum at {100 * lo:.0f} %, +50 % at {100 * hi:.0f} % (50 conns)",
-        True if lo <= 0.75 <= hi else None,
-        "in 600 s runs the latency of 50 connections stays within 10 % of its minimum until they carry their "
-        "full capacity, then jumps past +50 % at the next load (~10 % apart on our grid): queueing at the "
-        "US proxy starts late and sharply. 120 s runs put +10 % at 58 %, a short-run fluctuation; the "
-        "paper's gradual rise from ~75 % we do not see")
-    hi_load = {k: d[k] for k in ("100 connections", "150 connections", "200 connections")}
-    means = {}
-    for k, c in hi_load.items():
+        f"within +50 % of its minimum up to {100 * flat:.0f} % of their capacity, above from {100 * up:.0f} % "
+        f"(50 conns, mean of {len(seeds)} seeds; each seed: "
+        + ", ".join(f"{100 * a:.0f}-{100 * b:.0f} %" for a, b in brackets) + ")",
+        True if flat <= 0.75 <= up else (None if flat <= 0.85 else False),
+        f"at every seed the latency of 50 connections stays close to its minimum while they carry up to "
+        f"{100 * min(a for a, _ in brackets):.0f}-{100 * max(a for a, _ in brackets):.0f} % of their capacity, "
+        "and is several times it at the next load (full): queueing at the US proxy starts later and more "
+        "sharply than the paper's ~75 %. Our loads are ~12 % of the capacity apart, so the rise lies somewhere "
+        "between the two")
+    def mid_mean(c):  # mean latency over the loads between 40 and 90 % of the E3
         keep = (c["presented_load_bps"] > 0.4 * E3_BPS) & (c["presented_load_bps"] < 0.9 * E3_BPS)
-        means[k] = float(np.nanmean(c["sample_latency_mean_s"][keep]))
+        return float(np.nanmean(c["sample_latency_mean_s"][keep]))
+
+    big = ("100 connections", "150 connections", "200 connections")
+    means = {k: mid_mean(d[k]) for k in big}
     best = min(means, key=means.get)
+    bests = [min(big, key=lambda k, c=c: mid_mean(c[k])) for c in per_seed.values()]
+    seed_spread = max(max(mid_mean(c[k]) for c in per_seed.values()) - min(mid_mean(c[k]) for c in per_seed.values())
+                      for k in big)
+    gap = max(means.values()) - min(means.values())
     add("concl_150", "about 150 connections give the best latency", "~150",
         f"{best} (mean latency 40-90 % load: " + ", ".join(f"{k.split()[0]}: {v:.2f} s" for k, v in means.items())
-        + ")",
-        best == "150 connections" if abs(means["150 connections"] - means[best]) > 0.05 * means[best] else None,
-        "more connections than needed to fill the link do not hurt; beyond 100 the mean latency differs by "
-        "about 1 % (200 lowest by a hair), so our runs cannot single out 150")
+        + f"; best per seed: {', '.join(b.split()[0] for b in bests)})",
+        best == "150 connections" if gap > seed_spread else None,
+        f"more connections than needed to fill the link do not hurt; beyond 100 the mean latencies differ by "
+        f"{gap:.2f} s, less than one curve's spread over seeds ({seed_spread:.2f} s), so our runs cannot single "
+        f"out 150" if gap <= seed_spread else "the difference exceeds the spread over seeds")
     prox = d["150 connections"]
-    keep = _below_saturation(prox)
-    ratio = float(np.median(prox["inbound_outbound_ratio"][keep]))
-    rb = float(np.median(b["inbound_outbound_ratio"][_below_saturation(b)]))
-    add("fig7d_ratio", "inbound:outbound bytes about 1:19", "1:19", f"1:{ratio:.1f} (150 conns), 1:{rb:.1f} (base)",
-        17 <= ratio <= 21, "our request and reply sizes were chosen to give it (ASSUMPTIONS.md)")
+
+    def ratio(c):  # median NZ-bound : US-bound over the loads below 85 % of the E3
+        return float(np.median(c["inbound_outbound_ratio"][_below_saturation(c)]))
+
+    rp = sorted(ratio(c["150 connections"]) for c in per_seed.values())
+    rb = sorted(ratio(c["base"]) for c in per_seed.values())
+    add("fig7d_ratio", "inbound:outbound bytes about 1:19 (with enough proxy connections)", "1:19",
+        f"1:{rp[0]:.1f} to 1:{rp[-1]:.1f} (150 conns), 1:{rb[0]:.1f} to 1:{rb[-1]:.1f} (base), over {len(seeds)} "
+        "seeds", True if rp[0] <= 19 <= rp[-1] else (None if abs(rp[0] / 19 - 1) < 0.25 else False),
+        "our request and reply sizes were chosen to give about 19 (ASSUMPTIONS.md); the ratio follows the "
+        "mean reply size, which the heavy tail moves from seed to seed; the base case's separate connections "
+        "send more ACKs and handshakes towards the US")
     peak_us = float(b["buffer_peak_bytes_us_end"].max())
     peak_nz = max(float(c["buffer_peak_bytes_nz_end"].max()) for c in d.values())
     add("fig6_buffers", "the 512 KB buffer fills under high load (base); NZ->US use is never heavy",
@@ -159,14 +197,15 @@ def claims_rows(data: dict | None = None, fig4_rows: list[dict] | None = None) -
     return out
 
 
-def claims_text(rows: list[dict] | None = None) -> str:
-    """Return the claims as fixed-width text (one block per claim)."""
+def claims_text(rows: list[dict] | None = None, width: int = 100) -> str:
+    """Return the claims as text (one block per claim, lines wrapped at ``width`` characters between words)."""
     rows = claims_rows() if rows is None else rows
     lines = []
     for r in rows:
-        lines.append(f"[{r['verdict']}] {r['id']}: {r['claim']}")
-        lines.append(f"    paper: {r['paper']}   ours: {r['ours']}")
-        lines.append(f"    why: {r['why']}")
+        lines += textwrap.wrap(f"[{r['verdict']}] {r['id']}: {r['claim']}", width, subsequent_indent="    ")
+        lines += textwrap.wrap(f"paper: {r['paper']}   ours: {r['ours']}", width, initial_indent="    ",
+                               subsequent_indent="      ")
+        lines += textwrap.wrap(f"why: {r['why']}", width, initial_indent="    ", subsequent_indent="      ")
     return "\n".join(lines)
 
 

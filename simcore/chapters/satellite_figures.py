@@ -20,27 +20,54 @@ from simcore.satellite.figure4 import full_segment_plateau, window_limit_bps
 from .satellite import CURVES, curve_label
 from .satellite_sweep import FIGURE4_PATH, SWEEP_PATH, load_figure4, load_sweep, write_figure4, write_sweep
 
-__all__ = ["CURVE_ORDER", "curves", "figure4", "figure5a", "figure5b", "figure6", "figure7", "all_figures",
+__all__ = ["CURVE_ORDER", "CURVE_COLOR", "CURVE_SYMBOL", "SPREAD", "curves", "figure4", "figure5a", "figure5b",
+           "figure6", "figure7", "all_figures",
            "PAPER_SLOPE", "E3_BPS"]
 
 CURVE_ORDER = tuple(curve_label(a, n) for a, n in CURVES)
 PAPER_SLOPE = 1.09  # sec. 5.1
 E3_BPS = 34.368e6
-_PALETTE = ("#222222", "#d62728", "#ff7f0e", "#bcbd22", "#2ca02c", "#1f77b4", "#9467bd")
+# Seven curves in seven hue families (CIELAB hue angles >= 35 degrees apart, one achromatic), at least 23
+# apart in CIELAB also under simulated deuteranopia and protanopia (tests/chapters/test_satellite_colours.py);
+# the paper's colour (vermillion) stays for the paper's numbers. Each curve also has its own marker.
+_PALETTE = ("#000000", "#882255", "#999933", "#2898A0", "#009E73", "#56B4E9", "#332288")
 CURVE_COLOR = dict(zip(CURVE_ORDER, _PALETTE, strict=True))
+CURVE_SYMBOL = dict(zip(CURVE_ORDER, ("circle", "square", "diamond", "triangle-up", "cross", "triangle-down", "x"),
+                        strict=True))
 PAPER_COLOR = color_for("paper")
 
 
-def curves(rows: list[dict] | None = None) -> dict[str, dict[str, np.ndarray]]:
-    """Return, per curve label (in the paper's order), the stored sweep's columns as arrays sorted by
-    presented load."""
+SPREAD = ("presented_load_bps", "carried_nz_bound_bps", "sample_latency_mean_s", "request_time_mean_s")
+
+
+def curves(rows: list[dict] | None = None, seed: int | None = None) -> dict[str, dict[str, np.ndarray]]:
+    """Return, per curve label (in the paper's order), the stored sweep's columns as arrays, one entry per
+    load (day-traces), sorted by presented load: the mean over the stored seeds (or only ``seed``'s run),
+    with ``<column>_min`` / ``<column>_max`` over the seeds for the columns of ``SPREAD``, ``n_seeds``, and
+    ``sample_unfinished`` / ``requests_unfinished`` as the largest over the seeds (> 0: that point's mean
+    latency is a lower bound, see ``SatelliteResult``)."""
     rows = load_sweep() if rows is None else rows
+    if seed is not None:
+        rows = [r for r in rows if r["seed"] == seed]
     out: dict[str, dict[str, np.ndarray]] = {}
     for label in CURVE_ORDER:
-        mine = sorted((r for r in rows if r["curve"] == label), key=lambda r: r["presented_load_bps"])
-        if mine:
-            out[label] = {k: np.array([r[k] for r in mine]) for k in mine[0] if k not in ("curve", "architecture",
-                                                                                          "source")}
+        mine = [r for r in rows if r["curve"] == label]
+        if not mine:
+            continue
+        by_load: dict[int, list[dict]] = {}
+        for r in mine:
+            by_load.setdefault(r["n_traces"], []).append(r)
+        groups = list(by_load.values())
+        cols = [k for k in mine[0] if k not in ("curve", "architecture", "source")]
+        c = {k: np.array([np.mean([r[k] for r in g]) for g in groups]) for k in cols}
+        for k in ("sample_unfinished", "requests_unfinished"):
+            c[k] = np.array([max(r[k] for r in g) for g in groups])
+        for k in SPREAD:
+            c[k + "_min"] = np.array([min(r[k] for r in g) for g in groups])
+            c[k + "_max"] = np.array([max(r[k] for r in g) for g in groups])
+        c["n_seeds"] = np.array([len(g) for g in groups])
+        order = np.argsort(c["presented_load_bps"], kind="stable")
+        out[label] = {k: v[order] for k, v in c.items()}
     return out
 
 
@@ -54,12 +81,29 @@ _LEGEND_BELOW = dict(orientation="h", yanchor="top", y=-0.15, x=0)
 _LEGEND_BELOW_GRID = dict(orientation="h", yanchor="top", y=-0.13, x=0)  # 2 x 2 grids: under the x titles
 
 
-def _lines(fig, data, y_key, scale=1.0, row=None, col=None, showlegend=True):
+def _lines(fig, data, y_key, scale=1.0, row=None, col=None, showlegend=True, spread=False):
+    """Draw every curve of ``data`` (``curves``): the mean over seeds; ``spread``: error bars from the
+    smallest to the largest seed's value (both axes), and open markers where a seed left sample pages
+    unfinished (the mean is then a lower bound)."""
     for label, c in data.items():
         kw = dict(row=row, col=col) if row else {}
-        fig.add_trace(go.Scatter(x=c["presented_load_bps"] / 1e6, y=c[y_key] * scale, mode="lines+markers",
-                                 name=_display(label), legendgroup=label, showlegend=showlegend,
-                                 line=dict(color=CURVE_COLOR[label], width=2), marker=dict(size=5)), **kw)
+        x, y = c["presented_load_bps"] / 1e6, c[y_key] * scale
+        extra = {}
+        if spread and y_key + "_min" in c:
+            color = CURVE_COLOR[label]
+            extra = dict(error_y=dict(type="data", symmetric=False, array=(c[y_key + "_max"] * scale - y).tolist(),
+                                      arrayminus=(y - c[y_key + "_min"] * scale).tolist(), thickness=1, width=3,
+                                      color=color),
+                         error_x=dict(type="data", symmetric=False,
+                                      array=(c["presented_load_bps_max"] / 1e6 - x).tolist(),
+                                      arrayminus=(x - c["presented_load_bps_min"] / 1e6).tolist(), thickness=1,
+                                      width=0, color=color))
+        bound = c.get("sample_unfinished", np.zeros(len(x))) > 0 if y_key == "sample_latency_mean_s" else \
+            np.zeros(len(x), bool)
+        symbols = [CURVE_SYMBOL[label] + "-open" if b else CURVE_SYMBOL[label] for b in bound]
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines+markers", name=_display(label), legendgroup=label,
+                                 showlegend=showlegend, line=dict(color=CURVE_COLOR[label], width=2),
+                                 marker=dict(size=[9 if b else 5 for b in bound], symbol=symbols), **extra), **kw)
 
 
 def figure4(rows: list[dict] | None = None) -> go.Figure:
@@ -94,7 +138,7 @@ def figure5a(data: dict | None = None) -> go.Figure:
     fig = new_figure(title="Figure 5a: load carried to NZ against load presented",
                      xaxis_title="presented NZ-bound load (Mbit/s)", yaxis_title="carried NZ-bound load (Mbit/s)",
                      height=460)
-    _lines(fig, data, "carried_nz_bound_bps", 1e-6)
+    _lines(fig, data, "carried_nz_bound_bps", 1e-6, spread=True)
     fig.update_layout(legend=_LEGEND_BELOW, margin=dict(b=110))
     xmax = max(float(c["presented_load_bps"].max()) for c in data.values()) / 1e6
     fig.add_trace(go.Scatter(x=[0, E3_BPS / 1e6 / PAPER_SLOPE], y=[0, E3_BPS / 1e6], mode="lines",
@@ -105,14 +149,17 @@ def figure5a(data: dict | None = None) -> go.Figure:
 
 
 def figure5b(data: dict | None = None) -> go.Figure:
-    """Return figure 5b: mean sample-page latency against presented load (log scale: overload is ~100 s)."""
+    """Return figure 5b: mean sample-page latency against presented load, the mean over the stored seeds
+    with bars from the smallest to the largest seed (log scale: overload is ~100 s); open markers: some
+    sample pages unfinished at the end of a run, the mean is a lower bound."""
     data = curves() if data is None else data
-    fig = new_figure(title="Figure 5b: mean latency of the sample pages",
+    n = int(max(int(c["n_seeds"].max()) for c in data.values()))
+    fig = new_figure(title=f"Figure 5b: mean latency of the sample pages (mean of {n} seeds, bars: their range)",
                      xaxis_title="presented NZ-bound load (Mbit/s)",
                      yaxis_title="mean sample-page latency (s)", height=460)
-    _lines(fig, data, "sample_latency_mean_s")
+    _lines(fig, data, "sample_latency_mean_s", spread=True)
     fig.update_layout(legend=_LEGEND_BELOW, margin=dict(b=110))
-    fig.update_yaxes(type="log")
+    fig.update_yaxes(type="log", dtick=1)  # label the decades only
     return fig
 
 

@@ -1,8 +1,9 @@
 """Part 2 of chapter 4: the same page download over real TCP (``simcore.packet``), beside the textbook.
 
 A page is one base HTML file and ``n_objects`` embedded objects, fetched by a browser over one duplex link
-(rate ``link_rate_bps`` each way, one-way delay ``rtt_ms / 2``) with real TCP: three-way handshake (the GET
-rides on the third packet), MSS segmentation with 40-byte TCP/IP headers, slow start from
+(rate ``link_rate_bps`` each way, one-way delay ``rtt_ms / 2``) with real TCP: three-way handshake (with
+``handshake="textbook"`` the GET rides on the third packet, as Kurose & Ross count it; ``"real"`` sends that ACK
+bare and the GET as its own segment, as real stacks do), MSS segmentation with 40-byte TCP/IP headers, slow start from
 ``initial_window_segments``, ACK clocking, FIN exchange. Modes:
 
 - ``"non-persistent"``: one connection per object, closed by the server. The base comes first; the
@@ -43,10 +44,11 @@ from simcore.packet import (
 )
 from simcore.rng import SeedLike, make_generator
 
-__all__ = ["TCP_MODES", "TcpPageParams", "TcpPageResult", "from_delay_params", "build_scenario",
+__all__ = ["TCP_MODES", "HANDSHAKES", "TcpPageParams", "TcpPageResult", "from_delay_params", "build_scenario",
            "simulate_page_tcp", "formula_times_s", "compare_modes"]
 
 TCP_MODES = FORMULA_MODES  # ("non-persistent", "persistent", "pipelined")
+HANDSHAKES = ("textbook", "real")  # TcpPageParams.handshake
 BOTTLENECK_LINK = 1  # the server -> client link of the duplex pair (node 0 client, node 1 server)
 _CROSS_SLOTS = 4000
 
@@ -76,6 +78,10 @@ class TcpPageParams:
     header_bytes: int = 40  # TCP/IP header per packet
     rwnd_bytes: int = 1 << 24  # receiver window (large: the textbook's server is never window-limited)
     queue_packets: int = 200  # drop-tail buffer of each direction, packets
+    # "textbook": the GET rides on the handshake's third packet (Kurose & Ross count it so); "real": the
+    # client's ACK goes bare and the GET follows as its own segment, as real stacks send it (one packet more
+    # per connection, the same round trips)
+    handshake: str = "textbook"
 
     def __post_init__(self):
         store_python_numbers(self)
@@ -98,6 +104,7 @@ class TcpPageParams:
         check_int("rwnd_bytes", self.rwnd_bytes, 100, 2**30)
         check_order("mss_bytes", self.mss_bytes, "rwnd_bytes", self.rwnd_bytes)
         check_int("queue_packets", self.queue_packets, 2, 10**6)
+        check_choice("handshake", self.handshake, HANDSHAKES)
 
     @property
     def base_bytes(self) -> int:
@@ -161,8 +168,10 @@ def from_delay_params(dp: DelayParams, **overrides) -> TcpPageParams:
 def _tcp(p: TcpPageParams) -> TcpParams:
     # initial RTO 3 s (RFC 2988's value) so that a long RTT does not fire spurious SYN retransmissions
     # the rfc5681 preset (the textbook's TCP: one ACK per segment, exact timers) with the panel's IW
+    # handshake "textbook": the GET on the handshake's ACK; "real": a bare ACK, then the GET
     return TcpParams.preset("rfc5681", mss_bytes=p.mss_bytes, rwnd_bytes=p.rwnd_bytes,
-                            initial_window_segments=p.initial_window_segments, initial_rto_s=3.0)
+                            initial_window_segments=p.initial_window_segments, initial_rto_s=3.0,
+                            request_on_handshake_ack=(p.handshake == "textbook"))
 
 
 def _cross_background(p: TcpPageParams, rng: np.random.Generator) -> FluidBackground | None:

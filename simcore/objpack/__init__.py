@@ -8,6 +8,9 @@
 - ``workload``: the files (sizes from a distribution, text or binary, generated contents, zlib sizes).
 - ``wire``: the package's on-wire size (the codec's layout) and a minimal local builder.
 - ``paper``: Tables 1-3, the abstract checked against them, files per test and header size derived.
+- ``readings``: packets per HTTP/1.0 file counted by hand under each reading of what the paper's stacks
+  sent alone, beside Table 2's, with the files per test each implies.
+- ``calibrate``: the server's two per-file costs least-squares fitted to Table 3.
 - ``reproduce``: Tables 1-3 and Figures 4-5 re-run beside the paper's.
 - ``loopback``: a real HTTP server on 127.0.0.1 and a real client, with the kernel's TCP_INFO counts.
 

@@ -45,8 +45,10 @@ class ObjpackParams:
     the hub counts) and occupies the medium ``framing_bytes`` longer (preamble, FCS, inter-frame gap).
 
     Server: per file ``server_file_s`` (disk access, open) and ``server_copy_s_per_byte`` x size (reading
-    and copying the file) before the response is written; per packet ``server_packet_s`` plus
-    ``8 / server_stack_rate_bps`` per byte (protocol processing, checksum), pipelined with the medium.
+    and copying the file) before the response is written: both least-squares fitted to Table 3's six
+    response times (``calibrate.fit_server_costs``); per packet ``server_packet_s`` plus
+    ``8 / server_stack_rate_bps`` per byte (protocol processing, checksum: 80 ns per byte at 100 Mbit/s),
+    pipelined with the medium (assumed, not fitted).
 
     HTTP: ``request_bytes`` per GET, ``response_header_bytes`` per response. ``parallel_connections`` is
     used by method 'parallel'. ``compress``: zlib on the generated content (per file, or the whole
@@ -59,8 +61,8 @@ class ObjpackParams:
     method: str = "http10"
     link_rate_bps: float = 10e6
     rtt_s: float = 1e-4
-    server_file_s: float = 4.75e-3
-    server_copy_s_per_byte: float = 150e-9
+    server_file_s: float = 4.45e-3  # least-squares fit to Table 3 (calibrate.fit_server_costs), rounded
+    server_copy_s_per_byte: float = 162e-9  # the same fit
     server_packet_s: float = 50e-6
     server_stack_rate_bps: float = 100e6
     request_bytes: int = 220

@@ -11,10 +11,9 @@ from .model import ObjpackResult, simulate_objpack
 from .paper import QUANTITIES, SIZE_BYTES, SIZES, paper_table, reduction_pct
 from .params import METHODS, ObjpackParams
 
-__all__ = ["REFERENCE", "METHOD_OF", "reproduce_tables", "table_text", "control_packet_credit", "files_sweep",
-           "compare_methods"]
+__all__ = ["REFERENCE", "METHOD_OF", "reproduce_tables", "table_text", "files_sweep", "compare_methods"]
 
-REFERENCE = ObjpackParams()  # 100 files, fixed sizes, the calibrated server, 10 Mbit/s hub
+REFERENCE = ObjpackParams()  # 100 files, fixed sizes, the server fitted to Table 3, 10 Mbit/s hub
 METHOD_OF = {"existing": "http10", "package": "package"}
 
 
@@ -51,27 +50,9 @@ def table_text(rows: list[dict]) -> str:
         lines.append(f"{r['quantity']:<14}{r['size']:>5}{r['paper_existing']:>13{f}}{r['paper_package']:>11{f}}"
                      f"{r['paper_reduction_pct']:>9.1f}%{r['ours_existing']:>12{f}}{r['ours_package']:>10{f}}"
                      f"{r['ours_reduction_pct']:>9.1f}%{r['gap_points'] + 0.0:>+7.1f}")
-    lines.append("(bytes include 54 header bytes per packet; response time in s; gap = ours - paper, points)")
+    lines.append("(bytes include 54 header bytes per packet; response time in s, fitted to the paper's; gap = ours - "
+                 "paper, points)")
     return "\n".join(lines)
-
-
-def control_packet_credit(rows: list[dict], header_bytes: int = 54) -> dict[str, dict]:
-    """Per size: the HTTP/1.0 packets the paper's stack sent beyond ours (per file, for 100 files), and the
-    bytes reduction once our HTTP/1.0 bytes are credited with those packets' headers (``header_bytes``
-    each), with its gap to the paper's (points). ``rows`` are ``reproduce_tables`` records.
-
-    simcore.packet piggybacks the GET on the handshake's ACK, the ACK of the GET and the server's FIN on
-    the response, and the client's FIN on its ACK; a 2003 stack sent most of these alone. If that is the
-    whole of the byte gap, the credited gap is small at every size."""
-    by = {(r["quantity"], r["size"]): r for r in rows}
-    out = {}
-    for s in SIZES:
-        pk, by_ = by[("packets", s)], by[("bytes", s)]
-        extra = pk["paper_existing"] - pk["ours_existing"]
-        red = reduction_pct(by_["ours_existing"] + header_bytes * extra, by_["ours_package"])
-        out[s] = {"extra_packets": extra, "credited_reduction_pct": red,
-                  "credited_gap_points": red - by_["paper_reduction_pct"]}
-    return out
 
 
 def files_sweep(base: ObjpackParams = REFERENCE, n_files=(1, 2, 3, 5, 7, 10, 15, 20, 30, 50, 75, 100),

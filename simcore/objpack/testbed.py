@@ -57,10 +57,12 @@ class Plan:
 
 def _tcp(p: ObjpackParams, sack: bool = False) -> TcpParams:
     # no era preset is the paper's (unnamed) stack: RFC 5681 NewReno with delayed ACKs (every second
-    # segment or 200 ms; Table 2's packet counts need them) and the parameters' window and IW
+    # segment or 200 ms; Table 2's packet counts need them), the parameters' window and IW, and the
+    # handshake as real stacks send it: connect() returns on the SYN-ACK, the kernel sends a bare ACK and
+    # the GET leaves as a segment of its own (not the textbook's request on the third segment)
     return TcpParams.preset("rfc5681", variant="sack" if sack else "newreno", mss_bytes=p.mss_bytes,
                             rwnd_bytes=p.rwnd_bytes, initial_window_segments=p.initial_window_segments,
-                            delayed_ack=True)
+                            delayed_ack=True, request_on_handshake_ack=False)
 
 
 def _serial_server_delays(cost_s: np.ndarray, request_gap_s: float) -> np.ndarray:

@@ -46,14 +46,23 @@ Pieces:
 - ``LinkParams(drop_sequence=...)`` loses chosen packets for sure (textbook loss patterns).
 - ``LinkParams(loss_where='arrival')`` applies random and chosen losses before the queue, as Dummynet and
   netem do (default 'after_transmission'); ``dumbbell(..., symmetric_loss=True)`` loses on both directions.
+- ``LinkParams(queue=...)``: the buffer's queue discipline, 'droptail' (default), 'red', 'codel', 'fq_codel'
+  or their parameters ``RedParams``, ``CoDelParams``, ``FqCoDelParams`` (``docs/aqm.md``); ``TcpParams(ecn=True)``
+  for ECN (RFC 3168). ``PacketResult.link_sojourn_mean_s``, ``link_drops_aqm``, ``link_marks``, and with
+  ``trace=True`` the ``sojourn_trace`` (every packet's wait in every buffer; ``plots.queue_delay_figure``).
 """
 
 from .bulk import BulkScenario
 from .capture.sctp_packets import chunk_bounds as sctp_chunk_bounds
+from .kernel.qdisc.codel import CoDelParams
+from .kernel.qdisc.fq_codel import FqCoDelParams
+from .kernel.qdisc.red import RedParams
 from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
+    CONGESTION_CONTROLS,
     LOSS_WHERE,
     POOL_RULES,
+    RECOVERIES,
     VARIANTS,
     CbrSource,
     Connection,
@@ -69,19 +78,23 @@ from .params import (
 from .scenarios import bulk_scenario, request_response_scenario
 from .sctp.wire import message_wire_bytes as sctp_message_wire_bytes
 from .sctp_params import SctpParams
-from .simulate import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace, simulate
+from .simulate import HopTrace, PacketResult, PacketTrace, QueueTrace, SojournTrace, TcpTrace, simulate
 from .topology import Dumbbell, chain, dumbbell
 
 __all__ = [
+    "CONGESTION_CONTROLS",
     "LOSS_WHERE",
     "POOL_RULES",
+    "RECOVERIES",
     "VARIANTS",
     "BulkScenario",
     "CbrSource",
+    "CoDelParams",
     "Connection",
     "ConnectionPool",
     "Dumbbell",
     "FluidBackground",
+    "FqCoDelParams",
     "HopTrace",
     "Link",
     "LinkParams",
@@ -90,8 +103,10 @@ __all__ = [
     "PacketResult",
     "PacketTrace",
     "QueueTrace",
+    "RedParams",
     "Scenario",
     "SctpParams",
+    "SojournTrace",
     "TcpParams",
     "TcpTrace",
     "bulk_scenario",

@@ -55,7 +55,7 @@ def _halves(src) -> dict:
         cwnd_bytes=per_half(half["cwnd"]), ssthresh_bytes=per_half(half["ssthresh"]),
         srtt_s=per_half(_nan_before_zero(half["srtt"])), rto_s=per_half(half["rto"]),
         established_s=half["est_t"][0::2].copy(), timewait_s=timewait, closed_s=closed,
-        aborted_s=np.fmin(half["abort_t"][0::2], half["abort_t"][1::2]))
+        aborted_s=np.fmin(half["abort_t"][0::2], half["abort_t"][1::2]), ecn_reductions=per_half(half["n_ecn"]))
 
 
 def _messages(src) -> dict:
@@ -81,7 +81,7 @@ _GROUPS = (_halves, _messages, _scalars, _captures)
 _GROUP_FIELDS = {
     _halves: ("delivered_bytes", "goodput_bps", "segments_sent", "retransmits", "timeouts", "fast_retransmits",
               "cwnd_bytes", "ssthresh_bytes", "srtt_s", "rto_s", "established_s", "timewait_s", "closed_s",
-              "aborted_s"),
+              "aborted_s", "ecn_reductions"),
     _messages: ("message_write_s", "message_done_s", "message_latency_s", "message_conn", "message_ssn"),
     _scalars: ("duration_s", "events", "packets_created", "packets_delivered", "packets_dropped_queue",
                "packets_dropped_loss", "packets_in_flight", "scenario"),

@@ -23,6 +23,7 @@ from simcore._validate import (
 )
 
 from .sctp_params import MAX_WINDOW_SEGMENTS, WINDOW_WHY, SctpParams
+from .tcp.cc.registry import NAMES as CONGESTION_CONTROLS
 
 __all__ = [
     "FluidBackground",
@@ -38,12 +39,15 @@ __all__ = [
     "CbrSource",
     "Scenario",
     "VARIANTS",
+    "RECOVERIES",
+    "CONGESTION_CONTROLS",
     "TIMEOUT_SSTHRESH",
     "SYN_BACKOFFS",
     "TRANSPORTS",
 ]
 
-VARIANTS = ("reno", "newreno", "sack")
+RECOVERIES = ("reno", "newreno", "sack")  # loss recovery (TcpParams.recovery)
+VARIANTS = RECOVERIES  # the older name: ``variant`` is the shorthand of ``recovery`` (chapter 1's dropdown uses it)
 TIMEOUT_SSTHRESH = ("once_per_window", "flight_size")
 SYN_BACKOFFS = ("exponential", "bsd")
 TIMESTAMP_OPTION_BYTES = 12  # RFC 7323 sec. 3: 10-byte option, padded with two NOPs
@@ -128,6 +132,13 @@ class LinkParams:
     loses at random (a retransmission takes no draw from the loss stream, as if it went another way:
     the testbed flaw that Natarajan, Amer, Bickhart and Ladha corrected, retransmissions sent over an
     error-free control network); drop_sequence and queue drops still apply.
+
+    ``queue`` is the buffer's queue discipline (see ``docs/aqm.md``): 'droptail' (the default: a packet that
+    finds the buffer full is dropped), 'red' (Random Early Detection, Floyd & Jacobson 1993, gentle), 'codel'
+    (CoDel, RFC 8289) or 'fq_codel' (FQ-CoDel, RFC 8290), each with its defaults, or its parameters
+    (``RedParams``, ``CoDelParams``, ``FqCoDelParams``). ``queue_packets`` / ``queue_bytes`` stay the buffer's
+    size under every discipline. RFC 7567 recommends an AQM on every buffer that can fill (CoDel or FQ-CoDel
+    need no tuning; RED's thresholds do). A fluid ``background`` is modelled with drop-tail only.
     """
 
     rate_bps: float = 10e6
@@ -140,6 +151,7 @@ class LinkParams:
     drop_sequence: tuple[int, ...] = ()
     loss_where: str = "after_transmission"
     spared_retransmissions: tuple[str, ...] = ()
+    queue: object = "droptail"
 
     def __post_init__(self):
         store_python_numbers(self)
@@ -164,6 +176,22 @@ class LinkParams:
         spared = [check_choice(f"spared_retransmissions[{i}]", v, ("tcp", "sctp"))
                   for i, v in enumerate(self.spared_retransmissions)]
         object.__setattr__(self, "spared_retransmissions", tuple(sorted(set(spared))))
+        _check_queue(self.queue)
+        if self.background is not None and self.queue != "droptail":
+            raise ValueError(f"background and queue={self.queue!r} cannot be combined: a fluid background is "
+                             "modelled with the drop-tail queue only (queue='droptail')")
+
+
+def _check_queue(queue: object) -> None:
+    """Raise unless ``queue`` names a queue discipline or is one's parameters."""
+    from .kernel.qdisc.dispatch import NAMES, PARAMS
+
+    if isinstance(queue, str):
+        check_choice("queue", queue, NAMES)
+    elif not isinstance(queue, tuple(PARAMS.values())):
+        kinds = ", ".join(c.__name__ for c in PARAMS.values())
+        raise ValueError(f"queue={queue!r} is not allowed: must be one of {', '.join(map(repr, NAMES))} or the "
+                         f"parameters of one ({kinds})")
 
 
 @dataclass(frozen=True)
@@ -272,9 +300,22 @@ class Network:
 class TcpParams:
     """TCP of one connection (both directions).
 
-    variant: 'reno' (RFC 5681), 'newreno' (RFC 6582) or 'sack' (RFC 6675 loss recovery: entry at the
-        ``dupack_threshold``-th duplicate ACK or as soon as IsLost(HighACK + 1), the first hole
-        retransmitted on entry (step 4.3), then NextSeg rules 1-4 while cwnd - pipe >= 1 SMSS).
+    Loss recovery and congestion control are chosen apart, as ns-3 separates ``TcpRecoveryOps`` from
+    ``TcpCongestionOps``:
+
+    recovery: 'reno' (RFC 5681 fast retransmit and fast recovery), 'newreno' (RFC 6582: partial ACKs keep
+        recovery going) or 'sack' (RFC 6675 loss recovery: entry at the ``dupack_threshold``-th duplicate ACK
+        or as soon as IsLost(HighACK + 1), the first hole retransmitted on entry (step 4.3), then NextSeg rules
+        1-4 while cwnd - pipe >= 1 SMSS). Default 'newreno'.
+    congestion_control: 'reno' (RFC 5681: slow start, +1 SMSS per window in congestion avoidance, ssthresh =
+        FlightSize / 2 at a loss) or 'cubic' (RFC 9438: the cubic window function, C = 0.4, beta = 0.7, the
+        Reno-friendly region, fast convergence; no HyStart); see ``simcore.packet.tcp.cc``. Default 'reno'. Any
+        congestion control works with any recovery.
+    variant: the older name of ``recovery``, kept as its shorthand (``TcpParams(variant='sack')`` is
+        ``TcpParams(recovery='sack')``, congestion control 'reno' unless given: the three classic TCPs). Give
+        one of the two; ``dataclasses.replace`` may change either. ``TcpParams.preset(name, variant=v)``
+        replaces the preset's recovery and keeps its congestion control (``preset('linux', variant='newreno')``
+        is CUBIC with NewReno recovery).
     mss_bytes: the MSS of the path (1460 on a 1500-byte MTU); with ``timestamps`` every segment carries
         12 bytes of option, so it holds ``mss_bytes - 12`` data bytes (1448) and its header is 12 bytes
         longer (52 with the default 40-byte TCP/IP header).
@@ -332,12 +373,19 @@ class TcpParams:
         later is still answered, but if the opener already took the connection as made (its ACK of the
         SYN-ACK was lost), the connection is given up (a RST, or a wait forever, in BSD). None: no limit.
     A connection given up sends nothing more and ``PacketResult.aborted_s`` gives the time.
+    ecn: Explicit Congestion Notification (RFC 3168), off by default. On, both ends negotiate it (the SYN carries
+        ECE and CWR, the SYN-ACK ECE: both ends of a connection share these parameters), new data segments
+        leave ECN-capable (ECT(0); never retransmissions, pure ACKs or the handshake, sec. 6.1.1-6.1.5), a
+        link's AQM may mark them CE instead of dropping them (``LinkParams.queue``), the receiver echoes ECE on
+        its ACKs until a segment with CWR arrives, and the sender answers ECE as it answers a loss, at most once
+        per window of data (ssthresh = max(FlightSize / 2, 2 SMSS), cwnd = ssthresh, no retransmission), setting
+        CWR on its next new segment (``simcore.packet.tcp.ecn``).
 
     ``TcpParams.preset(name)`` gives documented era presets ('bsd44lite', 'freebsd46', 'rfc5681',
     'linux'; see ``simcore.packet.presets``).
     """
 
-    variant: str = "newreno"
+    variant: str | None = field(default=None, repr=False)
     mss_bytes: int = 1460
     rwnd_bytes: int = 65535
     initial_window_segments: int = 2
@@ -359,10 +407,17 @@ class TcpParams:
     connect_timeout_s: float | None = None
     max_retransmits: int | None = None
     synack_retries: int | None = None
+    ecn: bool = False
+    recovery: str | None = None
+    congestion_control: str = "reno"
+    # the recovery this instance was built with: tells ``dataclasses.replace``'s change of ``variant`` or of
+    # ``recovery`` (it copies the other one unchanged) from two names given at once that disagree
+    _recovery_was: str | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
         store_python_numbers(self)
-        check_choice("variant", self.variant, VARIANTS)
+        self._settle_recovery()
+        check_choice("congestion_control", self.congestion_control, CONGESTION_CONTROLS)
         check_bool("timestamps", self.timestamps)
         check_int("mss_bytes", self.mss_bytes, 13 if self.timestamps else 1, 10**6)
         check_int("rwnd_bytes", self.rwnd_bytes, 1, 2**30)
@@ -394,6 +449,7 @@ class TcpParams:
             check_int("max_retransmits", self.max_retransmits, 0, 1000)
         if self.synack_retries is not None:
             check_int("synack_retries", self.synack_retries, 0, 1000)
+        check_bool("ecn", self.ecn)
 
     @classmethod
     def preset(cls, name: str, **overrides) -> TcpParams:
@@ -401,7 +457,30 @@ class TcpParams:
         with any field replaced by ``overrides``. Every value and its source: ``simcore.packet.presets``."""
         from .presets import preset_fields  # a plain table; imported here to keep params free of it
 
-        return cls(**{**preset_fields(name), **overrides})
+        fields = preset_fields(name)
+        if "variant" in overrides and "recovery" not in overrides:
+            fields.pop("recovery", None)  # variant, the shorthand of recovery, replaces the preset's recovery
+        return cls(**{**fields, **overrides})
+
+    def _settle_recovery(self) -> None:
+        """Store the loss recovery under both its names (``variant`` is the shorthand of ``recovery``)."""
+        v, r, was = self.variant, self.recovery, self._recovery_was
+        if was is not None:
+            check_choice("_recovery_was", was, RECOVERIES)  # set by TcpParams itself; None when building one
+        if v is not None and r is not None and v != r:
+            if was is None or (v != was and r != was):
+                raise ValueError(f"variant={v!r} and recovery={r!r} are not allowed together: variant is the older "
+                                 "name of recovery; give one of them")
+            name, rec = ("variant", v) if r == was else ("recovery", r)  # replace() changed the one that moved
+        elif r is not None:
+            name, rec = "recovery", r
+        elif v is not None:
+            name, rec = "variant", v
+        else:
+            name, rec = "recovery", "newreno"
+        check_choice(name, rec, RECOVERIES)
+        for f in ("variant", "recovery", "_recovery_was"):
+            object.__setattr__(self, f, rec)
 
     @property
     def segment_bytes(self) -> int:

@@ -3,6 +3,8 @@
 - ``cwnd_figure``: congestion window and ssthresh (segments) against time, timeouts marked;
 - ``time_sequence_figure``: the classic time-sequence plot (segments sent, retransmissions, ACKs, drops);
 - ``queue_figure``: buffer occupancy of one link against time;
+- ``queue_delay_figure``: how long each packet waited in one link's buffer (its sojourn), against time, with
+  the drops and CE marks of the link's queue discipline;
 - ``space_time_figure``: the message-sequence diagram of one connection's packets between its hosts.
 """
 
@@ -14,7 +16,7 @@ import plotly.graph_objects as go
 from .capture.sctp_packets import chunk_bounds
 from .results import PacketResult
 
-__all__ = ["cwnd_figure", "time_sequence_figure", "queue_figure", "space_time_figure"]
+__all__ = ["cwnd_figure", "time_sequence_figure", "queue_figure", "queue_delay_figure", "space_time_figure"]
 
 _SSTHRESH_UNSET = 1e29
 
@@ -85,6 +87,34 @@ def queue_figure(result: PacketResult, link: int, in_bytes: bool = False) -> go.
     fig = go.Figure(go.Scatter(x=q.time_s[sel], y=y, mode="lines", name=f"link {link}"))
     fig.update_layout(title=f"Queue of link {link}", xaxis_title="time (s)",
                       yaxis_title="bytes" if in_bytes else "packets")
+    return fig
+
+
+def queue_delay_figure(result: PacketResult, link: int, max_points: int = 20_000) -> go.Figure:
+    """Return the queueing delay at ``link``: each packet's sojourn in its buffer (ms, from entering the buffer to
+    the start of its transmission, the delay CoDel measures) at the time its transmission began, with the
+    packets the buffer dropped (x, at 0 ms) and those its AQM marked CE (circles). At most ``max_points``
+    packets are drawn (evenly spaced, the largest delay kept)."""
+    st = _need(result, "sojourn_trace")
+    pt = _need(result, "packet_trace")
+    sel = np.flatnonzero(st.link == link)
+    keep = sel
+    if sel.size > max_points:
+        keep = sel[np.unique(np.r_[np.linspace(0, sel.size - 1, max_points).astype(np.int64),
+                                   np.argmax(st.sojourn_s[sel])])]
+    t = st.time_s[keep]
+    y = st.sojourn_s[keep] * 1e3
+    fig = go.Figure(go.Scatter(x=t, y=y, mode="lines", name="queueing delay", line_width=1))
+    ce = keep[st.ce[keep]]
+    if ce.size:
+        fig.add_trace(go.Scatter(x=st.time_s[ce], y=st.sojourn_s[ce] * 1e3, mode="markers", name="marked CE",
+                                 marker_symbol="circle-open", marker_size=6))
+    dropped = (pt.kind == 2) & (pt.link == link)
+    if dropped.any():
+        fig.add_trace(go.Scatter(x=pt.time_s[dropped], y=np.zeros(int(dropped.sum())), mode="markers",
+                                 name="dropped by the buffer", marker_symbol="x", marker_size=7))
+    fig.update_layout(title=f"Queueing delay at link {link}", xaxis_title="time (s)",
+                      yaxis_title="delay in the buffer (ms)", legend_orientation="h")
     return fig
 
 

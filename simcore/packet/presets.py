@@ -7,8 +7,8 @@ which preset they use and why. What simcore does not model is listed per preset 
 ``bsd44lite`` -- 4.4BSD-Lite (1994), whose TCP code ran inside the ATM-TN simulator of the satellite
 proxy study (chapter 2). Sources: the 4.4BSD-Lite sources as printed and explained in G. Wright and
 W. R. Stevens, *TCP/IP Illustrated, Volume 2* (1995), files tcp_timer.h, tcp_input.c, tcp_usrreq.c.
-  - variant 'reno': fast retransmit at tcprexmtthresh = 3 duplicate ACKs and fast recovery; no NewReno
-    partial-ACK rule, no SACK (tcp_input.c).
+  - recovery 'reno', congestion_control 'reno': fast retransmit at tcprexmtthresh = 3 duplicate ACKs and
+    fast recovery; no NewReno partial-ACK rule, no SACK (tcp_input.c).
   - initial_window_segments 1: snd_cwnd starts at one segment (tcp_input.c, on the SYN's ACK).
   - delayed_ack 200 ms on ticks: TF_DELACK is sent by tcp_fasttimo, which runs every 200 ms
     (PR_FASTHZ = 5), so the ACK leaves 0-200 ms after the segment; ACK every second segment.
@@ -32,7 +32,7 @@ W. R. Stevens, *TCP/IP Illustrated, Volume 2* (1995), files tcp_timer.h, tcp_inp
 FreeBSD 4.6 sys/netinet/tcp_timer.h and tcp_output.c, as recorded in the Netsem project's
 specification of FreeBSD 4.6-RELEASE TCP (S. Bishop et al., *Rigorous specification and conformance
 testing techniques for network protocols, as applied to TCP, UDP, and Sockets*, SIGCOMM 2005).
-  - variant 'newreno': net.inet.tcp.newreno = 1 (tcp_do_newreno); SACK came in FreeBSD 5.3.
+  - recovery 'newreno', congestion_control 'reno': net.inet.tcp.newreno = 1 (tcp_do_newreno); SACK came in FreeBSD 5.3.
   - initial_window_segments 1: net.inet.tcp.slowstart_flightsize = 1 (ss_fltsz; 4 for local networks).
   - delayed_ack 100 ms: TCPTV_DELACK = hz / 10 (tcp_timer.h), a per-connection callout.
   - timer_granularity_s 0.01: callouts and RTT counts in ticks of hz = 100 (the default kernel HZ).
@@ -58,7 +58,12 @@ handshake's ACK (``request_on_handshake_ack``; the closed forms of chapter 4 cou
 
 ``linux`` -- a modern Linux stack (5.x/6.x defaults). Sources: include/net/tcp.h and the
 net.ipv4.tcp_* sysctl documentation (Documentation/networking/ip-sysctl.rst).
-  - variant 'sack': net.ipv4.tcp_sack = 1, RFC 6675-style recovery.
+  - congestion_control 'reno' for now, although Linux's default since 2.6.19 is cubic
+    (net.ipv4.tcp_congestion_control; net/ipv4/tcp_cubic.c: beta 717/1024 = 0.7, C = 0.4, fast convergence
+    on; RFC 9438 describes it): chapter 2's stored "today's TCP" runs were made with Reno's window, and the
+    preset moves to CUBIC when they are rerun. ``TcpParams.preset("linux", congestion_control="cubic")`` is
+    today's Linux.
+  - recovery 'sack': net.ipv4.tcp_sack = 1, RFC 6675-style recovery.
   - initial_window_segments 10: TCP_INIT_CWND = 10 (RFC 6928).
   - min_rto_s 0.2, initial_rto_s 1, max_rto_s 120: TCP_RTO_MIN = HZ/5, TCP_TIMEOUT_INIT = 1 s,
     TCP_RTO_MAX = 120 s.
@@ -71,9 +76,10 @@ net.ipv4.tcp_* sysctl documentation (Documentation/networking/ip-sysctl.rst).
   - request_on_handshake_ack False: tcp_rcv_synsent_state_process sends the ACK at once (it waits for data
     only when a write is pending while connect() blocks, or with TCP_DEFER_ACCEPT / quick-ACK off), and
     connect() returns before the application writes.
-  approximated: the default congestion control is CUBIC and recovery uses RACK-TLP; simcore runs
-  Reno-style AIMD with RFC 6675 SACK recovery. Receive autotuning is replaced by its ceiling. Timers
-  are exact (Linux's jiffies are 1-4 ms).
+  approximated: Linux detects losses with RACK-TLP (out of scope here); simcore uses RFC 6675 SACK
+  recovery. CUBIC runs without HyStart (Linux exits slow start early on delay increases) and without the
+  undo of spurious reductions. Receive autotuning is replaced by its ceiling. Timers are exact (Linux's
+  jiffies are 1-4 ms).
 """
 
 from __future__ import annotations
@@ -83,19 +89,19 @@ from simcore._validate import check_choice
 __all__ = ["PRESETS", "preset_fields"]
 
 PRESETS: dict[str, dict] = {
-    "bsd44lite": dict(variant="reno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.2,
+    "bsd44lite": dict(recovery="reno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.2,
                       delayed_ack_on_ticks=True, timer_granularity_s=0.5, initial_rto_s=3.0, min_rto_s=1.0,
                       max_rto_s=64.0, rwnd_bytes=8192, restart_after_idle=True, timeout_ssthresh="flight_size",
                       request_on_handshake_ack=False),
-    "freebsd46": dict(variant="newreno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.1,
+    "freebsd46": dict(recovery="newreno", initial_window_segments=1, delayed_ack=True, delayed_ack_timeout_s=0.1,
                       timer_granularity_s=0.01, initial_rto_s=3.0, min_rto_s=1.0, max_rto_s=64.0,
                       timestamps=True, rwnd_bytes=65536, restart_after_idle=True, timeout_ssthresh="flight_size",
                       request_on_handshake_ack=False, syn_backoff="bsd", connect_timeout_s=75.0, max_retransmits=12,
                       synack_retries=3),
     "rfc5681": dict(),
-    "linux": dict(variant="sack", initial_window_segments=10, min_rto_s=0.2, initial_rto_s=1.0, max_rto_s=120.0,
-                  delayed_ack=True, delayed_ack_timeout_s=0.04, timestamps=True, limited_transmit=True,
-                  rwnd_bytes=6291456, restart_after_idle=True, request_on_handshake_ack=False),
+    "linux": dict(recovery="sack", congestion_control="reno", initial_window_segments=10, min_rto_s=0.2,
+                  initial_rto_s=1.0, max_rto_s=120.0, delayed_ack=True, delayed_ack_timeout_s=0.04, timestamps=True,
+                  limited_transmit=True, rwnd_bytes=6291456, restart_after_idle=True, request_on_handshake_ack=False),
 }
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .params import Scenario
 
-__all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace"]
+__all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace", "SojournTrace"]
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class TcpTrace:
     rto_s: np.ndarray
     snd_una: np.ndarray
     snd_nxt: np.ndarray
-    event: np.ndarray  # 0 new ACK, 1 duplicate ACK, 2 timeout, 3 SYN sent
+    event: np.ndarray  # 0 new ACK, 1 duplicate ACK, 2 timeout, 3 SYN sent, 4 cwnd reduced for ECN-Echo (RFC 3168)
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,20 @@ class QueueTrace:
 
 
 @dataclass(frozen=True)
+class SojournTrace:
+    """Every packet's wait in every link's buffer: one row per packet and link, when its transmission on that link
+    began (``time_s``), the link, the packet (``uid``: its fields in the ``PacketTrace``), how long it waited
+    (``sojourn_s``: from entering the buffer to the start of its transmission, the delay CoDel measures) and
+    whether the link's AQM marked it CE. Rows of one link are in time order."""
+
+    time_s: np.ndarray
+    link: np.ndarray
+    uid: np.ndarray
+    sojourn_s: np.ndarray
+    ce: np.ndarray  # bool
+
+
+@dataclass(frozen=True)
 class PacketResult:
     """What ``simulate`` returns. Arrays of shape (n_conn, 2) are indexed [conn, direction] where
     direction 0 carries data client -> server and 1 server -> client."""
@@ -99,7 +113,7 @@ class PacketResult:
     message_conn: np.ndarray  # (n_msg,) connection it went on (a pooled one: chosen when written, else -1)
     link_packets: np.ndarray  # (n_link,) packets accepted into the buffer
     link_bytes: np.ndarray  # (n_link,) bytes accepted (on-wire size)
-    link_drops_queue: np.ndarray  # (n_link,)
+    link_drops_queue: np.ndarray  # (n_link,) dropped by the buffer: full, or its queue discipline's decision
     link_drops_loss: np.ndarray  # (n_link,)
     link_utilization: np.ndarray  # (n_link,) packet bytes / (capacity * duration), fluid excluded
     fluid_offered_bytes: np.ndarray  # (n_link,)
@@ -127,6 +141,16 @@ class PacketResult:
     tcp_isn: np.ndarray | None = None  # (n_conn, 2) initial sequence numbers shown in captures (uint32)
     tcp_ts_offset: np.ndarray | None = None  # (n_nodes,) offsets of the hosts' RFC 7323 timestamp clocks, ms
     message_ssn: np.ndarray | None = None  # (n_msg,) SCTP: stream sequence number given when written (-1 none)
+    # queue disciplines (``LinkParams.queue``), per link: packets the discipline dropped by its own rule (early,
+    # or at dequeue; also in link_drops_queue), packets it marked CE instead (ECN); and the sojourn of the packets
+    # that began their transmission (the time from entering the buffer to then): how many, mean and largest (s)
+    link_drops_aqm: np.ndarray | None = None
+    link_marks: np.ndarray | None = None
+    link_sojourn_packets: np.ndarray | None = None
+    link_sojourn_mean_s: np.ndarray | None = None
+    link_sojourn_max_s: np.ndarray | None = None
+    ecn_reductions: np.ndarray | None = None  # (n_conn, 2) cwnd reductions for ECN-Echo (RFC 3168), once a window
+    sojourn_trace: SojournTrace | None = None
 
     def to_pcap(self, path, *, link: int | None = None, capture_point: str = "sender", snaplen: int = 128,
                 format: str = "pcap") -> Path:

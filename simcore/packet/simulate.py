@@ -23,12 +23,15 @@ from ._numba.fixes import compile_fixes
 from .bulk import BulkScenario
 from .kernel import layout as L
 from .kernel.loop import run
+from .kernel.qdisc import dispatch as Q
 from .lazy_result import lazy_result
-from .params import POOL_RULES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, VARIANTS, Scenario
-from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, TcpTrace
+from .params import CONGESTION_CONTROLS, POOL_RULES, RECOVERIES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, Scenario
+from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, SojournTrace, TcpTrace
 from .sctp_params import SctpParams
+from .tcp.cc import registry as cc_registry
 
-__all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace", "simulate", "run_to_end"]
+__all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace", "SojournTrace", "simulate",
+           "run_to_end"]
 
 
 def _sizes(sc: Scenario | BulkScenario) -> tuple[int, int, int]:
@@ -124,10 +127,15 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     slots = max(nc if caps.get("slots_full") else min(nc, caps.get("first_slots", _first_rows(_FIRST_SLOTS, nc))), 1)
     half = np.zeros(2 * slots, L.HALF)
     conn = np.zeros(slots, L.CONN)
+    cc = np.zeros(2 * slots if _needs_cc_rows(conn_par) else 1, cc_registry.STATE)
 
     if nc:
         conn_id["rt"] = route_of[:nh].reshape(nc, 2)
-    link, fluid, drops, ring, pool = _link_rows(sc, path_ptr, path_links, route_of, nh, 2 * seg_cap + 8, caps)
+    qdisc, qd_of, qd_rows, fq_rows = Q.build([lk.params for lk in sc.network.links])
+    link, fluid, drops, ring, pool = _link_rows(sc, path_ptr, path_links, route_of, nh, 2 * seg_cap + 8, caps,
+                                                qdisc >= Q.Q_CODEL)
+    link["qdisc"] = qdisc
+    link["qd"] = qd_of
 
     blank = np.zeros(1, L.MSG)
     for f in ("start", "delay", "write", "done"):
@@ -224,26 +232,34 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     tr_pkt_rows = caps.get("trace_pkt", 1 << 20) if trace else 1
     tr_tcp_rows = caps.get("trace_tcp", 1 << 18) if trace else 1
     tr_queue_rows = caps.get("trace_queue", 3 << 19) if trace else 1
+    tr_soj_rows = caps.get("trace_soj", 1 << 20) if trace else 1
     S = L.State(
-        half=half, conn=conn, seg=np.zeros((rows, seg_cap), L.SEG), ooo=np.zeros((rows, ooo_cap), L.OOO),
+        half=half, conn=conn, cc=cc, seg=np.zeros((rows, seg_cap), L.SEG), ooo=np.zeros((rows, ooo_cap), L.OOO),
         seg_free=np.arange(rows - 1, -1, -1, dtype=np.int64), ooo_free=np.arange(rows - 1, -1, -1, dtype=np.int64),
         slot_free=np.arange(slots - 1, -1, -1, dtype=np.int64), half_tpl=_half_template(), conn_par=conn_par,
         conn_id=conn_id if nc else np.zeros(1, L.CONN_ID), half_out=np.zeros(max(nh, 1), L.HALF_OUT),
         pkt=np.zeros(pool, L.PKT), pkt_free=np.zeros(pool, np.int64), st=st,
         link=link, ring=ring, rng=seed_vals.copy(), fluid=fluid, drops=np.array(drops or [-1], np.int64),
-        path_ptr=path_ptr, path_links=path_links,
+        path_ptr=path_ptr, path_links=path_links, qd=qd_rows, fq=fq_rows,
         msg=msg, dep_ptr=dep_ptr, dep_msg=dep_msg, cdep_ptr=cdep_ptr, cdep_conn=cdep_conn,
         pool=pools, pool_conn=np.array(po_conn or [0], np.int64),
         ssn_next=np.zeros((nh if (conn_par["proto"] == L.PROTO_SCTP).any() else 1, int(msg["stream"].max()) + 1),
                           np.int64),
         cbr=cbr, cbr_sched=_pieces(cb_t, cb_r), cbr_rec=np.zeros((max(n_cbr_expected, caps.get("cbr", 0), 1), 3)),
         tr_pkt=np.zeros((tr_pkt_rows, L.TRP_N)), tr_tcp=np.zeros((tr_tcp_rows, 9)),
-        tr_queue=np.zeros((tr_queue_rows, 4)),
+        tr_queue=np.zeros((tr_queue_rows, 4)), tr_soj=np.zeros((tr_soj_rows, 5)),
         heap_t=ht, heap_s=hs, heap_k=hk, heap_a=ha, heap_m=hm,
         lane=np.zeros((L.N_LANES, min(_LANE_WIDTH, pool + 4 * nh + 64)), L.LANE), laneq=_empty_lanes(),
         known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
     )
     return S, pool, heap_cap
+
+
+def _needs_cc_rows(conn_par: np.ndarray) -> bool:
+    """True if a TCP connection of the scenario uses a congestion control with state of its own (``S.cc`` then
+    has a row per half slot; else one row that nothing reads)."""
+    tcp = conn_par["proto"] == L.PROTO_TCP
+    return any(cc_registry.stateful(CONGESTION_CONTROLS[k]) for k in np.unique(conn_par["cc"][tcp]))
 
 
 def _half_template() -> np.ndarray:
@@ -350,6 +366,8 @@ def run_to_end(S: L.State) -> L.State:
             new = min(nh // 2, _ROW_GROWTH * old)
             grow["conn"] = _grow(S.conn, new)
             grow["half"] = _grow(S.half, 2 * new)
+            if S.cc.shape[0] > 1:
+                grow["cc"] = _grow(S.cc, 2 * new)
             grow["slot_free"] = _free_list(old, new)
             st["slot_free"] = new - old
         st["flags"] &= ~L.PAUSE_ROWS
@@ -369,7 +387,7 @@ def _at_least_one(a: np.ndarray) -> np.ndarray:
 
 
 def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np.ndarray, route_of: np.ndarray,
-               nh: int, per_half_packets: int, caps: dict) -> tuple:
+               nh: int, per_half_packets: int, caps: dict, no_ring: np.ndarray) -> tuple:
     """Return the link records, their fluid pieces, drop sequences and rings, and the packet pool size.
 
     A link's ring holds the packets (and fluid chunks) in its buffer, so it needs room for the queue
@@ -377,8 +395,9 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
     that can be on it at once: the sum, over the connection halves whose path crosses it, of a half's
     bound ``per_half_packets`` (segments of two windows and their ACKs). Links carrying CBR packets or
     chunked fluid get the queue limit. ``caps["rings_full"]`` (set after a ring overflowed) asks for
-    the queue limit everywhere. The pool starts at what the wires hold plus a modest share of each
-    buffer; a run that overflows it is redone with twice as many (``simulate``)."""
+    the queue limit everywhere. Links whose queue discipline decides at dequeue (``no_ring``) keep their
+    packets in lists (``kernel.qdisc.queue``) and get no ring. The pool starts at what the wires hold plus a
+    modest share of each buffer; a run that overflows it is redone with twice as many (``simulate``)."""
     links = sc.network.links
     nl = len(links)
     hdr = sc.tcpip_header_bytes
@@ -431,6 +450,8 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
         caps_l[i] = (qlim if caps.get("rings_full") else min(qlim, traffic[i])) + 1
         wire = int(p.delay_s * p.rate_bps / 8.0 / smallest) + 2
         pool += wire + min(int(caps_l[i]), 256)
+        if no_ring[i]:
+            caps_l[i] = 0
     link["ring_cap"] = caps_l
     # the links that hold the most packets in flight send their arrivals to lanes, not the heap (kernel/lane.py)
     link["lane"] = -1
@@ -445,7 +466,9 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
 def _tcp_fields(tcps) -> dict:
     """Return the ``L.CONN`` fields that come from each connection's ``TcpParams``, as lists."""
     return {
-        "variant": [VARIANTS.index(tp.variant) for tp in tcps], "mss": [tp.segment_bytes for tp in tcps],
+        "recovery": [RECOVERIES.index(tp.recovery) for tp in tcps],
+        "cc": [CONGESTION_CONTROLS.index(tp.congestion_control) for tp in tcps],
+        "mss": [tp.segment_bytes for tp in tcps],
         "dupthresh": [tp.dupack_threshold for tp in tcps], "limited_tx": [tp.limited_transmit for tp in tcps],
         "delack_ticks": [tp.delayed_ack_on_ticks for tp in tcps], "rwnd": [tp.rwnd_bytes for tp in tcps],
         "iw": [tp.initial_window_segments for tp in tcps], "delack": [tp.delayed_ack for tp in tcps],
@@ -455,6 +478,7 @@ def _tcp_fields(tcps) -> dict:
         "tick_s": [tp.timer_granularity_s for tp in tcps],
         "rto_ss": [TIMEOUT_SSTHRESH.index(tp.timeout_ssthresh) for tp in tcps],
         "bare_ack": [not tp.request_on_handshake_ack for tp in tcps],
+        "ecn": [tp.ecn for tp in tcps],
         "init_ssthresh": [1e30 if tp.initial_ssthresh_bytes is None else tp.initial_ssthresh_bytes for tp in tcps],
         "syn_bsd": [tp.syn_backoff == "bsd" for tp in tcps],
         "keepinit": [np.inf if tp.connect_timeout_s is None else tp.connect_timeout_s for tp in tcps],
@@ -541,7 +565,7 @@ def _sctp_row(row: np.ndarray, sp: SctpParams) -> None:
         "mtu": sp.mtu_bytes, "max_burst": sp.max_burst, "burst_pkts": sp.max_burst_rule == "packets",
         "miss_thr": sp.miss_indications, "htna": sp.htna, "fast_rec": sp.fast_recovery,
         "ss_min": sp.ssthresh_min_mtus, "idle_min": sp.idle_cwnd_min_mtus, "sack_every": sp.sack_every_packets,
-        "cookie": sp.cookie_bytes, "cookie_data": sp.cookie_echo_data, "delack_ticks": 0, "variant": 0,
+        "cookie": sp.cookie_bytes, "cookie_data": sp.cookie_echo_data, "delack_ticks": 0, "recovery": 0, "cc": 0,
         "max_init": sp.max_init_retransmits,
         "max_rxt": -1 if sp.max_retransmits is None else sp.max_retransmits,
         "syn_bsd": 0, "keepinit": np.inf, "synack_max": -1,
@@ -576,7 +600,7 @@ def _check_trace_memory(S: L.State, st) -> None:
     """Refuse a traced run whose traces (their exact sizes, counted by the run that overflowed) would take
     more than 1 GiB, naming what to change."""
     rows = {"packet": (int(st["n_pkttr"]), S.tr_pkt), "TCP": (int(st["n_tcptr"]), S.tr_tcp),
-            "queue": (int(st["n_qtr"]), S.tr_queue)}
+            "queue": (int(st["n_qtr"]), S.tr_queue), "sojourn": (int(st["n_sojtr"]), S.tr_soj)}
     need = sum((n + 1) * a.shape[1] * a.itemsize for n, a in rows.values())
     if need > MEMORY_BUDGET_BYTES:
         counts = ", ".join(f"{n:,} {what} records" for what, (n, _) in rows.items())
@@ -616,7 +640,7 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
             caps["rings_full"] = True
         if flags & L.OVF_ROWS:
             caps["rows_full"] = True
-        if flags & (L.OVF_PKTTR | L.OVF_TCPTR | L.OVF_QTR):
+        if flags & (L.OVF_PKTTR | L.OVF_TCPTR | L.OVF_QTR | L.OVF_SOJTR):
             _check_trace_memory(S, st)
         if flags & L.OVF_PKTTR:  # the counts went on past the capacity: the rerun's size is exact
             caps["trace_pkt"] = int(st["n_pkttr"]) + 1
@@ -624,6 +648,8 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
             caps["trace_tcp"] = int(st["n_tcptr"]) + 1
         if flags & L.OVF_QTR:
             caps["trace_queue"] = int(st["n_qtr"]) + 1
+        if flags & L.OVF_SOJTR:
+            caps["trace_soj"] = int(st["n_sojtr"]) + 1
         if flags & L.OVF_CBR:
             caps["cbr"] = int(st["n_cbrrec"]) + 1
     if small:  # the engine's tables go back to the template; the result is assembled when read (lazy_result)
@@ -693,7 +719,7 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         if nc else np.zeros(0)
     rec = S.cbr_rec[: st["n_cbrrec"]]
     rate_Bps = link["rate_Bps"]
-    tcp_tr = pkt_tr = q_tr = hop_tr = None
+    tcp_tr = pkt_tr = q_tr = hop_tr = soj_tr = None
     if st["trace"] == 1:
         t = S.tr_tcp[: st["n_tcptr"]]
         tcp_tr = TcpTrace(t[:, 0], t[:, 1].astype(np.int64) // 2, t[:, 1].astype(np.int64) % 2, t[:, 2], t[:, 3],
@@ -715,6 +741,8 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         pkt_tr = PacketTrace(p[:, 0], *[ints[:, j] for j in range(9)], sack=sack, dup_tsn=dup)
         q = S.tr_queue[: st["n_qtr"]]
         q_tr = QueueTrace(q[:, 0], q[:, 1].astype(np.int64), q[:, 2].astype(np.int64), q[:, 3])
+        j = S.tr_soj[: st["n_sojtr"]]
+        soj_tr = SojournTrace(j[:, 0], j[:, 1].astype(np.int64), j[:, 2].astype(np.int64), j[:, 3], j[:, 4] > 0.5)
     return PacketResult(
         duration_s=T,
         events=int(st["events"]),
@@ -764,4 +792,11 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         scenario=sc,
         tcp_isn=isn,
         tcp_ts_offset=np.zeros(sc.network.n_nodes, np.uint64) if ts_offset is None else ts_offset,
+        link_drops_aqm=link["n_drop_aqm"].copy(),
+        link_marks=link["n_mark"].copy(),
+        link_sojourn_packets=link["soj_n"].copy(),
+        link_sojourn_mean_s=link["soj_sum"] / np.maximum(link["soj_n"], 1),
+        link_sojourn_max_s=link["soj_max"].copy(),
+        ecn_reductions=per_half(half["n_ecn"]),
+        sojourn_trace=soj_tr,
     )

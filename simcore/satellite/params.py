@@ -51,7 +51,9 @@ class SatelliteParams:
     n_rate_classes / n_delay_classes: the servers' release rates and US delays are quantized to this many
         log-spaced classes (one slot link per class and concurrent request).
     slot_slack: a server slot is reused ``slot_slack`` times its request's nominal duration later.
-    sample_window_fraction: the sample pages are requested evenly over this fraction of the run.
+    sample_window_fraction: the sample pages are requested evenly over this fraction of the run, and
+        latencies are timed for the requests made in it (``measured_until_s``); the rest of the run is
+        their drain (requests keep arriving, so the load does not change).
     measure_buffers: report the satellite buffers' mean and peak occupancy (the engine keeps them without
         traces, so this costs nothing; False reports NaN).
     tcp_preset: every connection's TCP, 'bsd44lite' (the paper's 4.4BSD-Lite; default) or 'linux'
@@ -117,6 +119,11 @@ class SatelliteParams:
                              "persistent connections from the NZ proxy are modelled for 'base' only")
 
     @property
+    def measured_until_s(self) -> float:
+        """Return the end of the timed part of the run: requests made before it are timed (s)."""
+        return self.duration_s * self.sample_window_fraction
+
+    @property
     def router_queue_packets(self) -> int:
         """Return the packet limit of the satellite buffers: ceil(router_buffer_bytes / 512), at least 64."""
         return max(64, -(-self.router_buffer_bytes // 512))
@@ -131,6 +138,9 @@ class SatelliteResult:
     made in the run (the paper's "NZ bound traffic presented to the US proxy or router").
     ``inbound_outbound_ratio`` = NZ-bound / US-bound on-wire bytes (the paper's figure 7d, ~19).
     Request times run from the request to the last reply byte at the NZ proxy (NaN if not finished).
+    The means (``sample_latency_mean_s``, ``request_time_mean_s``) are over the requests made before
+    ``measured_until_s`` (the sample pages all are; the rest of the run is their drain); a request still
+    unfinished at the end counts with its age then, so with ``*_unfinished`` > 0 the mean is a lower bound.
     Buffer use is what packets arriving at a satellite buffer find in it (the engine samples occupancy
     at arrivals), NaN unless ``measure_buffers``. US connections: the per-request TCP connections to the
     US servers (from the NZ proxy in the base case, the US proxy otherwise), mean and peak over the run.

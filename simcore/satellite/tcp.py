@@ -6,7 +6,7 @@ ticks, RTO 3 s before any sample, 1 s minimum, 64 s maximum, restart after idle 
 ``simcore.packet.presets`` and docs/tcp_presets.md). The study's socket buffers (32767 at the proxies,
 "as measured" at the servers) replace the preset's 8 KB ``tcp_recvspace``.
 
-Beyond the paper the chapter can switch every connection to the ``linux`` preset (SACK, IW 10, 40 ms
+Beyond the paper the chapter can switch every connection to the ``linux`` preset (CUBIC, SACK, IW 10, 40 ms
 delayed ACK, 200 ms minimum RTO, timestamps: each segment then carries 12 bytes less data).
 """
 

@@ -213,3 +213,26 @@ def test_part_one_params_switch_to_the_packet_level():
         from_delay_params(DelayParams(mode="1.2"))
     with pytest.raises(ValueError, match="trans_ms_per_byte"):
         from_delay_params(DelayParams(trans_ms_per_byte=0.0))
+
+
+@pytest.mark.parametrize("mode", ["non-persistent", "persistent"])
+def test_real_handshake_costs_one_packet_per_connection_and_one_ack_time_per_handshake(mode):
+    """By hand: a real stack's bare handshake ACK is one more packet per connection, and the GET leaves behind
+    it on the client's link, one 40-byte transmission later (40 x 8 / 1 Mbit/s = 0.32 ms). Connections one
+    after another (1 parallel), so the page ends 0.32 ms later per connection; nothing else moves."""
+    book = TcpPageParams(mode=mode)
+    real = TcpPageParams(mode=mode, handshake="real")
+    a, b = simulate_page_tcp(book, 1, trace=True), simulate_page_tcp(real, 1, trace=True)
+
+    def sent(r):
+        pt = r.packet.packet_trace
+        return int(((pt.kind == 0) & ((pt.flags & 8) == 0)).sum())
+
+    assert a.n_connections == b.n_connections == (6 if mode == "non-persistent" else 1)
+    assert sent(b) - sent(a) == a.n_connections
+    assert b.response_time_s - a.response_time_s == pytest.approx(a.n_connections * 40 * 8 / 1e6, abs=1e-9)
+
+
+def test_handshake_is_validated():
+    with pytest.raises(ValueError, match="handshake"):
+        TcpPageParams(handshake="bare")

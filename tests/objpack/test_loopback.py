@@ -1,7 +1,9 @@
 """TCP_INFO parsing from a hand-built struct, and the real loopback check (bounded: 4 small files)."""
 
+import dataclasses
 import socket
 import struct
+import time
 
 import pytest
 
@@ -65,3 +67,30 @@ def test_loopback_is_bounded_and_refuses_bad_input():
 def test_missing_file_is_an_error():
     with serve_files({"a": b"1"}) as port, pytest.raises(ValueError, match="failed"):
         fetch_one(port, "nope")
+
+
+@linux
+def test_waiting_for_the_closing_handshake_is_not_timed(monkeypatch):
+    # A fake clock that only the closing-handshake poll advances (by 1000 s a sleep), and TCP_INFO that reports
+    # the connection open twice before it closes: the exchange itself takes no fake time, so the timed region
+    # must read 0 whatever the poll waits.
+    import types
+
+    import simcore.objpack.loopback as lb
+
+    clock = {"t": 0.0}
+    fake_time = types.SimpleNamespace(perf_counter=lambda: clock["t"], monotonic=time.monotonic,
+                                      sleep=lambda s: clock.__setitem__("t", clock["t"] + 1000.0))
+    real_read = lb.read_tcp_info
+    reads = {"n": 0}
+
+    def slow_close(sock):
+        reads["n"] += 1
+        info = real_read(sock)
+        return dataclasses.replace(info, state=1) if reads["n"] % 3 else info  # ESTABLISHED, twice
+
+    monkeypatch.setattr(lb, "time", fake_time)
+    monkeypatch.setattr(lb, "read_tcp_info", slow_close)
+    r = loopback_fetch([("a.txt", b"x" * 300, "text"), ("b.txt", b"y" * 300, "text")], "http10", repeats=1)
+    assert clock["t"] >= 2 * 2000.0  # the poll did wait (two sleeps per connection)
+    assert r.time_s == 0.0 and r.segments > 0

@@ -14,17 +14,20 @@ ONE = ObjpackParams(n_files=1, mean_file_bytes=1000)
 
 def test_one_1kb_file_over_http10_counted_by_hand():
     r = simulate_objpack(ONE, trace=True)
-    # SYN, SYN-ACK, ACK carrying the GET (simcore.packet sends a request written before the connection is
-    # up with the handshake's ACK), the response (180 + 1000 = 1180 <= MSS: one segment) carrying the
+    # SYN, SYN-ACK, the client's bare ACK (a real stack: connect() returns on the SYN-ACK and the kernel
+    # ACKs at once), the GET on its own, the response (180 + 1000 = 1180 <= MSS: one segment) carrying the
     # server's FIN (the server closes right behind its last write: RFC 793, as BSD stacks do), the client's
     # FIN+ACK (a FIN is acknowledged at once, and the client closes on it), the server's last ACK:
-    # 6 packets, 54 header bytes each (14 + 20 + 20).
-    assert r.packets == 6
-    assert r.bytes == 220 + 1180 + 6 * 54
+    # 7 packets, 54 header bytes each (14 + 20 + 20).
+    assert r.packets == 7
+    assert r.bytes == 220 + 1180 + 7 * 54
     pt = r.packet.packet_trace
-    flags, seqlen = pt.flags[pt.kind == 0], pt.seqlen[pt.kind == 0]
+    sent = (pt.kind == 0) & ((pt.flags & 8) == 0)
+    flags, seqlen, direction = pt.flags[sent], pt.seqlen[sent], pt.direction[sent]
     assert int(np.sum(flags & 1)) == 2 and int(np.sum((flags & 4) != 0)) == 2  # two SYNs, two FINs
     assert int(np.sum(((flags & 4) != 0) & (seqlen == 1180 + 1))) == 1  # one FIN rides on the response
+    # the third packet is the bare ACK (no payload), the fourth the GET alone, both from the client
+    assert (direction[2], seqlen[2]) == (0, 0) and (direction[3], seqlen[3]) == (0, 220)
 
 
 def test_one_file_response_time_by_hand():
@@ -35,7 +38,9 @@ def test_one_file_response_time_by_hand():
     stack = lambda ip: (ip + stack_hdr) * 8 / p.server_stack_rate_bps  # noqa: E731
     syn_at_server = fast(40) + medium(40)
     synack_at_client = syn_at_server + stack(40) + medium(40)
-    get_at_server = synack_at_client + fast(260) + medium(40 + 220)
+    # the bare ACK and the GET leave together: on the medium the GET waits for the ACK's frame
+    ack_frame = (40 + 14 + 24) * 8 / p.link_rate_bps
+    get_at_server = synack_at_client + fast(40) + ack_frame + medium(40 + 220)
     written = get_at_server + p.server_file_s + p.server_copy_s_per_byte * 1000
     done = written + stack(40 + 1180) + medium(40 + 1180)
     assert simulate_objpack(p).response_time_s == pytest.approx(done, abs=1e-12)
@@ -47,12 +52,12 @@ def test_package_of_100_files_counted_by_hand():
     name_bytes = sum(len(n) for n in r.page.names)  # "obj0000.html", "obj0001.gif", ...
     body = 180 + 100 * 1000 + 9 + 100 * (2 + 8 + 1) + name_bytes  # response header, data, package header (FORMAT.md)
     segs = -(-body // 1460)  # 71 segments: 70 full, the last 189 B (body = 102389 B)
-    # 3 (handshake, GET on its ACK) + the data segments, the server's FIN on the last one + one delayed ACK
-    # per two full-sized segments before it (RFC 5681 sec. 4.2: 2 x 1460 B unacknowledged; (71 - 1) // 2
-    # = 35; an odd one left over would be covered by the next ACK) + the client's FIN+ACK of the last
-    # segment (a FIN is acknowledged at once) + the server's last ACK: 3 + 71 + 35 + 2 = 111
+    # 4 (SYN, SYN-ACK, the bare ACK, the GET) + the data segments, the server's FIN on the last one + one
+    # delayed ACK per two full-sized segments before it (RFC 5681 sec. 4.2: 2 x 1460 B unacknowledged;
+    # (71 - 1) // 2 = 35; an odd one left over would be covered by the next ACK) + the client's FIN+ACK of
+    # the last segment (a FIN is acknowledged at once) + the server's last ACK: 4 + 71 + 35 + 2 = 112
     assert segs == 71 and body % 1460 != 0
-    assert r.packets == 3 + segs + (segs - 1) // 2 + 2 == 111
+    assert r.packets == 4 + segs + (segs - 1) // 2 + 2 == 112
     assert r.bytes == 220 + body + 54 * r.packets
     assert r.n_connections == 1
 

@@ -11,7 +11,7 @@ from simcore.objpack.paper import (
     paper_table,
     reduction_pct,
 )
-from simcore.objpack.reproduce import control_packet_credit, reproduce_tables
+from simcore.objpack.reproduce import reproduce_tables
 
 
 def test_reductions_by_hand():
@@ -47,20 +47,17 @@ def test_tables_imply_about_100_files_and_54_byte_headers():
 def test_tables_reproduced_within_stated_margins():
     rows = reproduce_tables()
     by = {(r["quantity"], r["size"]): r for r in rows}
-    credit = control_packet_credit(rows)
     for s in ("1K", "4K", "10K"):
+        # Bytes and packets are independent of the paper's numbers (nothing is fitted to Tables 1-2).
+        # simcore.packet's HTTP/1.0 sends 7 / 10 / 16 packets per file (a bare handshake ACK, the server's
+        # FIN on its response, the client's FIN on its ACK) against the paper's 9.4 / 11.9 / 17.2 with 100
+        # files: 1.2-2.4 per file fewer, each 100 packets and 5400 B less for HTTP/1.0 alone, which lowers
+        # both reductions (tests/objpack/test_readings.py counts what a 2002 stack may have sent alone).
+        assert -6.0 < by[("bytes", s)]["gap_points"] < 0.0
+        assert -8.0 < by[("packets", s)]["gap_points"] < 0.0
+        assert 1.0 <= (by[("packets", s)]["paper_existing"] - by[("packets", s)]["ours_existing"]) / 100 <= 2.5
+        assert by[("packets", s)]["ours_package"] == pytest.approx(by[("packets", s)]["paper_package"], rel=0.03)
+        assert by[("bytes", s)]["ours_existing"] == pytest.approx(by[("bytes", s)]["paper_existing"], rel=0.06)
+        # Response times are NOT evidence: the server's two costs are fitted to these six numbers
+        # (test_calibrate.py); this only pins what the fit leaves.
         assert abs(by[("response_time", s)]["gap_points"]) < 4.0
-        # simcore.packet piggybacks 4 control packets per connection a 2003 stack sent mostly alone (the GET
-        # on the handshake's ACK, the ACK of the GET and the server's FIN on the response, the client's FIN
-        # on its ACK; see ASSUMPTIONS): 6 packets for a one-segment file against the paper's 9.4. Each
-        # packet per file fewer is 100 packets and 5400 B less for HTTP/1.0 alone, which lowers both
-        # reductions: at 1K the bytes gap is 6.7 points, at 4K the packets gap 11 points.
-        assert -8.0 < by[("bytes", s)]["gap_points"] < 0.0
-        assert -12.0 < by[("packets", s)]["gap_points"] < 0.0
-        # ... and that is the whole bytes gap: credit our HTTP/1.0 bytes with the headers of the packets
-        # the paper counted beyond ours, and the reductions agree within 2 points at every size
-        assert 2.0 <= credit[s]["extra_packets"] / 100 <= 3.5  # the existing packets: 2-3.5 per file fewer
-        assert abs(credit[s]["credited_gap_points"]) < 2.0
-        assert by[("packets", s)]["ours_package"] == pytest.approx(by[("packets", s)]["paper_package"], rel=0.05)
-        for q in ("bytes", "response_time"):
-            assert by[(q, s)]["ours_existing"] == pytest.approx(by[(q, s)]["paper_existing"], rel=0.10)

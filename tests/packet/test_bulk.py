@@ -13,7 +13,7 @@ from simcore.satellite import SatelliteParams, build_satellite
 
 
 def _arrays(res) -> dict:
-    skip = {"scenario", "tcp_trace", "packet_trace", "queue_trace", "hop_trace"}
+    skip = {"scenario", "tcp_trace", "packet_trace", "queue_trace", "hop_trace", "sojourn_trace"}
     return {f.name: getattr(res, f.name) for f in dataclasses.fields(res) if f.name not in skip}
 
 

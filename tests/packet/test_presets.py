@@ -22,6 +22,11 @@ def test_presets_carry_their_documented_values():
             fbsd.segment_bytes) == ("newreno", 1, 0.1, True, 1448)
     linux = TcpParams.preset("linux")
     assert (linux.variant, linux.initial_window_segments, linux.min_rto_s) == ("sack", 10, 0.2)
+    # the era stacks ran Reno's window; the linux preset keeps it until chapter 2's stored runs are redone with
+    # CUBIC (Linux's default since 2.6.19), which it names in its docstring
+    assert [TcpParams.preset(n).congestion_control for n in ("bsd44lite", "freebsd46", "rfc5681", "linux")] == \
+        ["reno", "reno", "reno", "reno"]
+    assert TcpParams.preset("linux", congestion_control="cubic").congestion_control == "cubic"
     assert TcpParams.preset("rfc5681") == TcpParams()
     # a timeout's ssthresh: BSD's min(snd_wnd, cwnd) / 2 read the inflated window; Linux lowers it once per window
     assert (bsd.timeout_ssthresh, fbsd.timeout_ssthresh, linux.timeout_ssthresh, TcpParams().timeout_ssthresh) == \

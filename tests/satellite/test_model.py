@@ -37,6 +37,11 @@ def test_figure4_single_connection_plateau_matches_the_window_limit_by_hand():
     assert 0.97 * good < bsd.goodput_bps <= good * (1 + 1e-3)
     assert bsd.goodput_bps < window_limit_bps(p) and abs(bsd.goodput_bps / window_limit_bps(p) - 1) < 0.04
     assert abs(bsd.wire_bps / 415e3 - 1) < 0.03
+    # the default window (300-3300 s) is long against the phases of the tick (hundreds of seconds): within
+    # 3 % below the cycle by hand, and a 40 s window at a phase in step is above it (the docstring's numbers)
+    long = simulate_single_connection(p)
+    assert 0.97 * good < long.goodput_bps < good and 0.97 * wire < long.wire_bps < wire
+    assert simulate_single_connection(p, 300.0, 600.0).goodput_bps > long.goodput_bps
 
 
 def _one_request(reply_bytes, t=5.0):
@@ -154,14 +159,16 @@ def test_one_inter_proxy_connection_saturates_at_its_window_limit():
 
 
 def test_backlogged_inter_proxy_connection_runs_at_the_full_segment_cycle():
-    """Figure 4's 600 s mean lies below the by-hand cycle only by the run's start: between 300 s and 600 s
-    of a backlogged single connection (30 day-traces, ~1.8 Mbit/s presented) the replies, packed into one
-    byte stream, go as full segments at the cycle derived by hand (412.04 kbit/s on the wire)."""
+    """A backlogged single connection carrying HTTP replies (30 day-traces, ~1.8 Mbit/s presented) is the
+    bulk connection of ``simulate_single_connection``: the replies, packed into one byte stream, go as full
+    segments; between 300 s and 600 s its on-wire rate lies between 3 % below the cycle derived by hand
+    (412.04 kbit/s; the delayed-ACK tick's slow phases) and the cycle itself, and the 600 s mean is lower
+    still (the start: handshake, slow start)."""
     runs = {d: simulate_satellite(SatelliteParams(architecture="us_proxy", n_proxy_connections=1, n_traces=30,
                                                   duration_s=d, measure_buffers=False), 1) for d in (300.0, 600.0)}
     steady = (runs[600.0].carried_nz_bound_bps * 600.0 - runs[300.0].carried_nz_bound_bps * 300.0) / 300.0
     hand = full_segment_plateau(SatelliteParams()).wire_bps
-    assert steady == pytest.approx(hand, rel=5e-3)
+    assert 0.97 * hand < steady < 1.005 * hand
     assert runs[600.0].carried_nz_bound_bps < steady  # the start (handshake, slow start) lowers the mean
 
 
@@ -188,3 +195,20 @@ def test_slot_overlaps_counted_by_hand():
     closed = np.array([2.0, 3.0, np.nan, 6.0, 8.0, np.nan, 0.5])
     assert _slot_overlaps(slot, opened, closed) == 3
     assert _slot_overlaps(slot[:0], opened[:0], closed[:0]) == 0
+
+
+def test_latency_is_timed_over_the_first_three_quarters_and_unfinished_requests_give_a_lower_bound():
+    """Three requests in a 20 s run (timed: made before 0.75 x 20 = 15 s). At 1 s a 1000-byte reply (done in
+    ~1.4 s); at 5 s a 10 MB reply released at 32 kbit/s (2500 s: unfinished, counted at its age at the end,
+    20 - 5 = 15 s); at 16 s a small reply (made in the drain: not timed). By hand: mean of the two timed
+    = (t_small + 15) / 2, a lower bound; one unfinished."""
+    w = Workload(np.array([1.0, 5.0, 16.0]), np.array([300, 300, 300]), np.array([1000, 10_000_000, 1000]),
+                 np.array([1460] * 3), np.array([8760] * 3), np.array([0.03] * 3), np.array([1e6, 32e3, 1e6]),
+                 np.zeros(3, np.int64), np.zeros(3, np.int64))
+    p = SatelliteParams(duration_s=20.0, measure_buffers=False)
+    assert p.measured_until_s == 15.0
+    r = simulate_satellite(p, 0, requests=w)
+    t = r.request_time_s
+    assert np.isfinite(t[0]) and np.isnan(t[1]) and np.isfinite(t[2])
+    assert r.requests_unfinished == 1
+    assert r.request_time_mean_s == pytest.approx((t[0] + 15.0) / 2)

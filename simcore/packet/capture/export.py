@@ -19,12 +19,14 @@ Timestamps are simulated time (``frame.time_epoch`` = seconds since the run star
   initial sequence number per direction (``PacketResult.tcp_isn``, from the run's seed); flags SYN, FIN,
   ACK; window = ``TcpParams.rwnd_bytes`` (simcore's receiver always advertises it), scaled by the window
   scale option on the SYNs (the smallest shift that fits 16 bits); options MSS, window scale and
-  SACK-permitted (variant 'sack') on SYNs, up to three SACK blocks otherwise; with
+  SACK-permitted (recovery 'sack') on SYNs, up to three SACK blocks otherwise; with
   ``TcpParams.timestamps`` the RFC 7323 timestamps option on every segment (see ``tcp_timestamps``);
-  checksum.
+  checksum; ECE and CWR (RFC 3168) on connections with ``TcpParams.ecn``.
+- IPv4's ECN field: ECT(0) on the data an ECN-capable sender sends, CE once a link's AQM marked the packet
+  (``LinkParams.queue``) at or before the capture point.
 - UDP for CBR packets: source port 32768 + source index, destination port 7778, checksum.
 - Payload: zero bytes, cut at ``snaplen`` (so files stay small); checksums are of the whole packet.
-- pcapng only: a packet comment on every frame that the link then drops (full buffer or random loss), so
+- pcapng only: a packet comment on every frame that the link then drops (its buffer or random loss), so
   ``frame.comment`` finds the drops in a sender-side capture.
 
 Sizes follow real headers (20 bytes IPv4 + 20 bytes TCP + options), not ``Scenario.tcpip_header_bytes``;
@@ -136,8 +138,9 @@ def _paths(result: PacketResult) -> list[tuple[int, ...]]:
 def capture_frames(result: PacketResult, link: int | None = None, capture_point: str = "sender") -> dict:
     """Return what the capture sees, in time order: ``row`` (into ``result.packet_trace``: the packet's send
     event), ``time_s``, ``on_link`` (the link each frame is on), ``hop`` (its position on the path),
-    ``dropped`` (2: that link's full buffer then drops it, 3: it is lost on that link, else 0), and
-    ``link``, ``node`` (where the capture is taken) and ``peer`` (the node at the link's other end)."""
+    ``dropped`` (2: that link's buffer then drops it, full or by its queue discipline, 3: it is lost on that
+    link, else 0), ``ce`` (a link's AQM marked it Congestion Experienced before this point), and ``link``,
+    ``node`` (where the capture is taken) and ``peer`` (the node at the link's other end)."""
     pt, ht, sc = result.packet_trace, result.hop_trace, result.scenario
     if pt is None or ht is None or sc is None or result.tcp_isn is None:
         raise ValueError("result has no packet trace: capture a run of simulate(..., trace=True)")
@@ -172,22 +175,22 @@ def capture_frames(result: PacketResult, link: int | None = None, capture_point:
 
     h_row = send_row(ht.uid)
     h_prev = lookup(prev_k, route[h_row], ht.link)
-    parts = []  # (send-event row, time, link the frame is on, is a hop event, position in its trace)
+    parts = []  # (send-event row, time, link the frame is on, is a hop event, position in its trace, arrived)
     # offered to an outgoing link: sent by this host, or forwarded by this router
     sel = np.flatnonzero((pt.kind == 0) & np.isin(pt.link, out_links))
-    parts.append((sel, pt.time_s[sel], pt.link[sel], 0, sel))
+    parts.append((sel, pt.time_s[sel], pt.link[sel], 0, sel, 0))
     sel = np.flatnonzero(np.isin(ht.link, out_links))
-    parts.append((h_row[sel], ht.time_s[sel], ht.link[sel], 1, sel))
+    parts.append((h_row[sel], ht.time_s[sel], ht.link[sel], 1, sel, 0))
     # arrived over an incoming link: received by this host, or about to be forwarded by this router
     sel = np.flatnonzero((pt.kind == 1) & np.isin(pt.link, in_links))
-    parts.append((send_row(pt.uid[sel]), pt.time_s[sel], pt.link[sel], 0, sel))
+    parts.append((send_row(pt.uid[sel]), pt.time_s[sel], pt.link[sel], 0, sel, 1))
     sel = np.flatnonzero(np.isin(h_prev, in_links))
-    parts.append((h_row[sel], ht.time_s[sel], h_prev[sel], 1, sel))
-    row, t, on, is_hop, pos = (np.concatenate([np.broadcast_to(np.asarray(p[j]), p[0].shape) for p in parts])
-                               for j in range(5))
+    parts.append((h_row[sel], ht.time_s[sel], h_prev[sel], 1, sel, 1))
+    row, t, on, is_hop, pos, arrived = (np.concatenate([np.broadcast_to(np.asarray(p[j]), p[0].shape) for p in parts])
+                                        for j in range(6))
     # equal times keep the simulator's order (host events first: a router hand-over is independent of them)
     order = np.lexsort((pos, is_hop, t))
-    row, t, on = row[order].astype(np.int64), t[order], on[order].astype(np.int64)
+    row, t, on, arrived = row[order].astype(np.int64), t[order], on[order].astype(np.int64), arrived[order] == 1
     hop = lookup(pos_k, route[row], on)
     # frames this capture sees go on to be dropped by the link they are on (offered frames only)
     drop = np.flatnonzero((pt.kind == 2) | (pt.kind == 3))
@@ -195,8 +198,18 @@ def capture_frames(result: PacketResult, link: int | None = None, capture_point:
                     strict=True))
     uid = pt.uid[row]
     dropped = np.array([fate.get((u, k), 0) for u, k in zip(uid.tolist(), on.tolist(), strict=True)], np.int64)
-    return {"row": row, "time_s": t, "on_link": on, "hop": hop, "dropped": dropped, "link": link, "node": here,
-            "peer": there}
+    # CE: a link's AQM marked the packet (RFC 3168) on a link before this frame, or on this frame's link if the
+    # frame is seen arriving over it
+    ce = np.zeros(row.size, bool)
+    st = result.sojourn_trace
+    if st is not None and st.ce.any():
+        m = np.flatnonzero(st.ce)
+        m_hop = lookup(pos_k, route[send_row(st.uid[m])], st.link[m])
+        marked_at = dict(zip(st.uid[m].tolist(), m_hop.tolist(), strict=True))
+        at = np.array([marked_at.get(u, 1 << 30) for u in uid.tolist()], np.int64)
+        ce = (at < hop) | ((at == hop) & arrived)
+    return {"row": row, "time_s": t, "on_link": on, "hop": hop, "dropped": dropped, "ce": ce, "link": link,
+            "node": here, "peer": there}
 
 
 def _frame_fields(result: PacketResult, cap: dict) -> FrameFields:
@@ -252,12 +265,13 @@ def _frame_fields(result: PacketResult, cap: dict) -> FrameFields:
         has_ack = (f & 2) != 0
         peer_isn = isn[c, 1 - dd]
         ack[tcp_i] = np.where(has_ack, (peer_isn + pt.ack[row[tcp_i]].astype(np.uint64)) & mod, 0)
-        tflags[tcp_i] = np.where(is_syn, 0x02, 0) | np.where(has_ack, 0x10, 0) | np.where((f & 4) != 0, 0x01, 0)
+        tflags[tcp_i] = (np.where(is_syn, 0x02, 0) | np.where(has_ack, 0x10, 0) | np.where((f & 4) != 0, 0x01, 0)
+                         | np.where((f & 256) != 0, 0x40, 0) | np.where((f & 512) != 0, 0x80, 0))  # ECE, CWR
         window[tcp_i] = np.where(is_syn, np.minimum(rwnd, 0xFFFF), rwnd >> ws)
         syn[tcp_i] = is_syn
         mss[tcp_i] = np.array([x.tcp.mss_bytes for x in cs], np.int64)[c]
         wscale[tcp_i] = ws
-        sackp[tcp_i] = np.array([x.tcp.variant == "sack" for x in cs], bool)[c]
+        sackp[tcp_i] = np.array([x.tcp.recovery == "sack" for x in cs], bool)[c]
         blocks = pt.sack[row[tcp_i], :3] if pt.sack is not None else np.full((tcp_i.size, 3, 2), -1)
         used = blocks[:, :, 0] >= 0
         sack_n[tcp_i] = used.sum(axis=1)
@@ -275,6 +289,8 @@ def _frame_fields(result: PacketResult, cap: dict) -> FrameFields:
         dport[cbr_i] = CBR_DST_PORT
         payload[cbr_i] = np.maximum(np.array([s.packet_bytes for s in sc.cbr], np.int64)[k] - 28, 0)
     proto = np.where(cbr, PROTO_UDP, PROTO_TCP)
+    # the IP header's ECN field (RFC 3168): ECT(0) = 0b10 as sent, CE = 0b11 once a link marked it
+    ecn = np.where((flags & 64) != 0, 2, 0) | np.where(cap["ce"], 3, 0)
     sctp = None
     is_sctp = np.array([x.transport == "sctp" for x in sc.connections] or [False], bool)
     sct_i = np.flatnonzero(~cbr & is_sctp[np.where(cbr, 0, conn)]) if sc.connections else np.zeros(0, np.int64)
@@ -288,7 +304,7 @@ def _frame_fields(result: PacketResult, cap: dict) -> FrameFields:
         sctp = tuple(sctp)
     return FrameFields(
         src_mac=_mac(l_src[on]), dst_mac=_mac(l_dst[on]), src_ip=host_ip(src), dst_ip=host_ip(dst),
-        ttl=_TTL - cap["hop"], ip_id=pt.uid[row] & 0xFFFF, proto=proto, sctp=sctp,
+        ttl=_TTL - cap["hop"], ip_id=pt.uid[row] & 0xFFFF, proto=proto, sctp=sctp, ecn=ecn,
         src_port=sport, dst_port=dport, payload_bytes=payload, seq=seq, ack=ack, tcp_flags=tflags,
         window=window, options=TcpOptions(syn, mss, wscale, sackp, sack, sack_n, ts,
                                                            tsval, tsecr))
@@ -327,7 +343,7 @@ def write_capture(result: PacketResult, path, *, link: int | None = None, captur
         data = pcap_bytes(frames, caplen, wire, t_ns, snaplen)
     else:
         name, text = _describe(result, cap)
-        comments = {2: "dropped after this capture: the buffer of this link was full",
+        comments = {2: "dropped after this capture by the buffer of this link (full, or its queue discipline)",
                     3: "lost after this capture: random loss on this link"}
         data = pcapng_bytes(frames, caplen, wire, t_ns, snaplen, name, text, "simcore",
                             comment_of=cap["dropped"], comments=comments)

@@ -64,10 +64,11 @@ class FrameFields:
     payload_bytes: np.ndarray
     seq: np.ndarray  # uint32
     ack: np.ndarray  # uint32
-    tcp_flags: np.ndarray  # FIN 0x01, SYN 0x02, ACK 0x10
+    tcp_flags: np.ndarray  # FIN 0x01, SYN 0x02, ACK 0x10, ECE 0x40, CWR 0x80
     window: np.ndarray  # the 16-bit field as sent
     options: TcpOptions
     sctp: tuple[bytes, ...] | None = None
+    ecn: np.ndarray | None = None  # the IP header's ECN field (0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE); None: all 0
 
 
 def _put(buf: np.ndarray, col: np.ndarray | int, value: np.ndarray, nbytes: int) -> None:
@@ -170,6 +171,8 @@ def build_frames(f: FrameFields, snaplen: int) -> tuple[np.ndarray, np.ndarray, 
     h[:, 6:12] = f.src_mac
     h[:, 12:14] = (0x08, 0x00)
     h[:, 14] = 0x45  # IPv4, 5 words of header
+    if f.ecn is not None:
+        h[:, 15] = np.asarray(f.ecn, np.uint8) & 0x03  # DSCP 0, ECN (RFC 3168)
     _put(h, 16, ip_len, 2)
     _put(h, 18, f.ip_id, 2)
     h[:, 20] = 0x40  # don't fragment

@@ -114,16 +114,19 @@ EV_WRITE = 3  # arg = message index: the application writes the message
 EV_OPEN = 4  # arg = connection index: the client sends its SYN
 EV_CBR = 5  # arg = cbr source index: emit one packet
 EV_NONE = 6  # a cancelled timer's event left in its lane (``kernel.delack``): counted, nothing to do
+EV_DEQUEUE = 7  # arg = link: the transmitter of a link whose queue discipline decides at dequeue (CoDel, FQ-CoDel)
+# is free (``kernel.qdisc.queue``); drop-tail and RED links never have one
 
 # ---- TCP states of a sending half --------------------------------------------------------------------
 S_CLOSED = 0
 S_SYN = 1  # our SYN sent, not yet acknowledged
 S_EST = 2  # our SYN acknowledged
 
-# ---- variants -----------------------------------------------------------------------------------------
-V_RENO = 0
-V_NEWRENO = 1
-V_SACK = 2
+# ---- TCP loss recoveries (S.conn[c].recovery; TcpParams.recovery) --------------------------------------------
+REC_RENO = 0
+REC_NEWRENO = 1
+REC_SACK = 2
+# (congestion controls, S.conn[c].cc, are numbered by tcp.cc.registry: this module does not import the transports)
 
 # ---- packet flags -------------------------------------------------------------------------------------
 F_SYN = 1
@@ -132,6 +135,13 @@ F_FIN = 4
 F_CBR = 8
 F_RETX = 16
 F_COOKIE = 32  # SCTP: the packet holds a COOKIE-ECHO (client) or COOKIE-ACK (server)
+# ECN (RFC 3168): the IP header's ECN field (ECT(0) set by an ECN-capable sender on new data; CE set by a link's
+# AQM instead of a drop) and TCP's ECE / CWR flags (``tcp.ecn``)
+F_ECT = 64
+F_CE = 128
+F_ECE = 256
+F_CWR = 512
+F_DOOMED = 1024  # kernel only, never traced: lost after its transmission on a link with a queue discipline
 
 # ---- segment flags (sender's scoreboard) -------------------------------------------------------------
 G_SACKED = 1
@@ -149,6 +159,7 @@ OVF_CBR = 32
 OVF_RING = 64  # a link's ring (sized below its queue limit) was full: redo with full-size rings
 OVF_ROWS = 128  # no scoreboard / out-of-order row free mid-event: redo with one row per half
 PAUSE_ROWS = 256  # stopped between events for more rows: the caller grows the row arrays and resumes
+OVF_SOJTR = 512  # the sojourn trace (``S.tr_soj``) was full
 
 # packet trace event kinds
 TR_SEND = 0
@@ -214,6 +225,9 @@ def _ordered_dtype(fields: str) -> np.dtype:
                      else (n, np.int64) for n in fields.split()])
 
 
+ordered_dtype = _ordered_dtype  # for records defined elsewhere (``kernel.qdisc.dispatch``)
+
+
 # One row per half-connection (fields listed below by role; HALF orders them hot first). Sender of this half:
 #   state (S_*), snd_una/snd_nxt/snd_max, write_end (end of the bytes available to send), fin_seq (-1 while
 #   no FIN is queued), stream_end (end of the messages written so far), dupacks, recover, in_rec,
@@ -240,7 +254,11 @@ HALF = _ordered_dtype(
     "rto_ev rto_ev_t:f rto_gen last_send:f n_segs msg_head msg_tail avail_m "
     # cold: counters, rare paths, SCTP
     "n_dupseg n_retx n_timeout n_fretx syn_retx rescue_epoch ooo_clock est_t:f fin_acked_t:f fin_rcvd_t:f "
-    "tsn_head sphase sack_pkts snd_msg n_marked dup_tsn flight:f pba:f peer_rwnd:f abort_t:f rxt_shift giveup_t:f")
+    "tsn_head sphase sack_pkts snd_msg n_marked dup_tsn flight:f pba:f peer_rwnd:f abort_t:f rxt_shift giveup_t:f "
+
+    # ECN (RFC 3168, ``tcp.ecn``): the receiver echoes ECE while ece_on; the sender reduces once per window (not
+    # again before snd_una passes ecn_recover), sets CWR on its next new segment while cwr_owed; n_ecn reductions
+    "ece_on ecn_recover cwr_owed n_ecn")
 # SCTP only (PROTO_SCTP): tsn_head (TSN of the chunk at seg_head), sphase (SP_*: handshake and shutdown),
 # sack_pkts (packets with DATA not yet acknowledged, for the delayed SACK), snd_msg (message holding snd_max, -1
 # unknown), n_marked (chunks marked for retransmission), dup_tsn (receiver: a duplicate TSN received since its last
@@ -255,12 +273,14 @@ HALF = _ordered_dtype(
 # gives it back once closed and unreferenced; half ``h`` of the kernel is half ``h & 1`` of the connection in slot
 # ``h >> 1``): its parameters and application bookkeeping. cid (the connection's number in the scenario), keep (1: never
 # given back: a pooled connection), n_pkts (its packets in flight), rt[d] (route of half d), proto (PROTO_*), client,
-# server, variant (V_*), mss (SMSS: data bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack,
-# idle_restart, closer (0 client, 1 server, -1 never), fin_queued, opened, multistream (1: per-stream delivery, 2:
+# server, recovery (REC_*: TcpParams.recovery), cc (the congestion control, tcp.cc.registry.CC_*), mss (SMSS: data
+# bytes of a full-sized segment, timestamps deducted), rwnd, iw, delack, idle_restart, closer (0 client, 1 server, -1
+# never), fin_queued, opened, multistream (1: per-stream delivery, 2:
 # SCTP unordered, each message on arrival), hdr (header bytes per packet, options included), dupthresh, limited_tx
 # (RFC 3042), delack_ticks (1: the delayed ACK leaves at the next multiple of delack_s, BSD's fast timer), rto_ss (a
 # timeout's ssthresh, ``TcpParams.timeout_ssthresh``: 0 once per loss episode, 1 RFC 5681 eq. 4 at every timeout),
-# bare_ack (1: the client answers the SYN-ACK with a bare ACK, ``not TcpParams.request_on_handshake_ack``); per
+# bare_ack (1: the client answers the SYN-ACK with a bare ACK, ``not TcpParams.request_on_handshake_ack``), ecn (1:
+# ECN-capable, RFC 3168, ``TcpParams.ecn``); per
 # direction d: total[d] messages, written[d], done[d]. Floats: min_rto, max_rto, init_rto, delack_s, open_t,
 # timewait_t (closer entered TIME-WAIT), closed_t, init_ssthresh, tick_s (timer granularity, 0 exact). SCTP (from
 # SctpParams; mss = user data of a full DATA chunk, iw = initial cwnd in bytes, delack / delack_s = delayed SACK):
@@ -273,9 +293,8 @@ HALF = _ordered_dtype(
 # keepinit (connection-establishment timer, s; inf none).
 CONN = _ordered_dtype(
     # hot, per packet: the first 3 cache lines
-    "proto dead n_pkts rt:2 mss variant hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart "
-    "tick_s:f "
-    "min_rto:f max_rto:f multistream closer fin_queued opened total:2 written:2 done:2 "
+    "proto dead n_pkts rt:2 mss recovery cc hdr rwnd delack delack_ticks delack_s:f dupthresh limited_tx idle_restart "
+    "tick_s:f ecn min_rto:f max_rto:f multistream closer fin_queued opened total:2 written:2 done:2 "
     # cold: set-up, close and SCTP
     "cid keep client server iw init_rto:f init_ssthresh:f open_t:f timewait_t:f closed_t:f rto_ss bare_ack "
     "mtu max_burst burst_pkts miss_thr htna fast_rec ss_min idle_min sack_every cookie cookie_data max_init "
@@ -289,7 +308,7 @@ CONN = _ordered_dtype(
 # ``simulate._result`` reads.
 CONN_ID = _ordered_dtype("slot par client server closer pooled total:2 rt:2 open_t:f timewait_t:f")
 HALF_OUT = _ordered_dtype("rcv_nxt fin_rcvd rcv_started n_segs n_retx n_timeout n_fretx cwnd:f ssthresh:f srtt:f "
-                          "rto:f est_t:f fin_acked_t:f abort_t:f")
+                          "rto:f est_t:f fin_acked_t:f abort_t:f n_ecn")
 
 # Sender's scoreboard, one row per open sending half, a ring of its sent segments: start seq (int64), len (seq
 # space), flags (G_*), epoch (recovery epoch in which it was last retransmitted); int32 but start: 32 bytes.
@@ -303,11 +322,13 @@ OOO = _dtype("lo hi age")
 # One row per packet slot: conn (connection, or CBR source for F_CBR), dir, seq, seqlen (payload + SYN +
 # FIN), payload, flags (F_*), ack, path, hop, ipbytes, uid; sack: SACK_BLOCKS (lo, hi) blocks, lo = -1
 # unused (TCP uses the first TCP_SACK_BLOCKS); t_sent.
-PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chunks wnd ndup dup", "t_sent",
+PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chunks wnd ndup dup qnext", "t_sent t_enq",
              (("sack", (2 * SACK_BLOCKS,)),))
 # SCTP packets: chunks (K_* bits), tsn (of the DATA chunk), ack (cumulative TSN ack of a SACK), sack (up to
 # SACK_BLOCKS gap blocks as TSN ranges [lo, hi)), wnd (a_rwnd), ndup / dup (duplicate TSNs reported: 0 or 1, and that
 # TSN); seq/seqlen give the bytes of the DATA chunks (consecutive TSNs from tsn).
+# On a link whose queue discipline decides at dequeue (``kernel.qdisc.queue``): qnext (the next packet of its queue,
+# -1 none) and t_enq (when it entered the queue, s).
 
 # One row per link: qlim (packets), qlim_bytes (0 = none), hdr, ring_head/ring_n/ring_base/ring_cap (its ring:
 # entries [base, base + cap) of S.ring), flu_ptr/flu_p0/flu_p1 (its pieces of S.fluid), n_tx, n_drop_q,
@@ -319,16 +340,21 @@ PKT = _dtype("conn dir seq seqlen payload flags ack path hop ipbytes uid tsn chu
 # one in transmission), flu_next (chunked fluid: next chunk time), pkt_rate (continuous fluid: packet arrival
 # rate estimate, bytes/s), pkt_t. Buffer statistics over the occupancy samples a queue trace would record
 # (just before and just after each packet arrival; kept with or without traces): q_n samples, q_sum and q_peak
-# their summed and largest bytes.
+# their summed and largest bytes. Sojourn (the time from entering the buffer to the start of transmission) of
+# every packet that starts its transmission: soj_n packets, soj_sum and soj_max seconds.
+# Queue discipline (``kernel.qdisc``): qdisc (its number, 0 drop-tail: the code above; else ``kernel.qdisc.dispatch``),
+# qd (its row in S.qd, -1 none), n_drop_aqm (packets the discipline dropped early or at dequeue, counted in n_drop_q
+# too), n_mark (packets it marked CE instead); busy (1 while a packet is on the wire: disciplines that decide at
+# dequeue, whose ring_n / qbytes count the packets waiting plus the one on the wire), tx_bytes (its bytes).
 LINK = _ordered_dtype(
-    # hot, per packet offered (link_enqueue, in the order it reads them): the first 3 of the row's 5 cache lines
+    # hot, per packet offered (link_enqueue, in the order it reads them): the first 3 of the row's 6 cache lines
     # (a server's link at chapter 2's scale was last touched a round trip ago: each line read is a miss)
-    "n_offered loss_arrival drop_ptr drop_p1 loss:f spare_retx has_fluid ring_cap ring_base ring_head ring_n free_at:f "
-    "qbytes:f "
-    "hdr qlim qlim_bytes q_n q_sum:f q_peak:f rate_Bps:f n_tx bytes_tx:f lane prop_s:f "
-    # cold: fluid background, drop counters
+    "qdisc n_offered loss_arrival drop_ptr drop_p1 loss:f spare_retx has_fluid ring_cap ring_base ring_head ring_n "
+    "free_at:f qbytes:f hdr qlim qlim_bytes q_n q_sum:f q_peak:f rate_Bps:f n_tx bytes_tx:f lane prop_s:f "
+    "soj_n soj_sum:f soj_max:f "
+    # cold: fluid background, drop counters, queue disciplines
     "flu_ptr flu_p0 flu_p1 n_drop_q n_drop_l w:f t_last:f flu_pkt:f bmax:f flu_in:f flu_drop:f flu_next:f "
-    "pkt_rate:f pkt_t:f")
+    "pkt_rate:f pkt_t:f qd n_drop_aqm n_mark busy tx_bytes:f")
 # Lanes (``kernel/lane.py``): FIFO queues beside the heap for events whose times arrive in order, one
 # row of S.lane per lane (a ring of events: time t, number s from the heap's numbering, kind k, argument a)
 # and its head, count, first event's time and number and last event's time in S.laneq.
@@ -370,17 +396,19 @@ POOL = _dtype("p0 p1 rule next")
 # Floats: t_end (s).
 STATUS = _dtype("flags uid free_n events created delivered drop_q drop_l n_pkttr n_tcptr n_qtr n_cbrrec trace "
                 "seg_free ooo_free has_relays known_next n_known slot_free n_halves slots_freed recycle hint "
-                "pkt_hw", "t_end")
+                "pkt_hw n_sojtr", "t_end")
 
 State = namedtuple("State", [
     "half", "conn", "seg", "ooo", "seg_free", "ooo_free",  # transports (half and conn: one row per slot)
+    "cc",  # TCP congestion control: one row per half slot (dtype tcp.cc.registry.STATE), or one row if all are Reno
     "slot_free", "half_tpl", "conn_par", "conn_id", "half_out",  # connection slots (kernel/slot.py)
     "pkt", "pkt_free", "st",  # packets, status
     "link", "ring", "rng", "fluid", "drops", "path_ptr", "path_links",  # links and routes
+    "qd", "fq",  # queue disciplines: a row per link that has one, a row per packet queue (kernel/qdisc/dispatch.py)
     "msg", "dep_ptr", "dep_msg", "cdep_ptr", "cdep_conn", "pool", "pool_conn",  # application
     "ssn_next",  # SCTP: (n_halves, streams) int64, the next stream sequence number of each half and stream
     "cbr", "cbr_sched", "cbr_rec",  # constant-bit-rate sources
-    "tr_pkt", "tr_tcp", "tr_queue",  # traces (2-D float)
+    "tr_pkt", "tr_tcp", "tr_queue", "tr_soj",  # traces (2-D float)
     "heap_t", "heap_s", "heap_k", "heap_a", "heap_m",  # event heap (simcore.engine)
     "lane", "laneq",  # lanes beside the heap (kernel/lane.py)
     "known_t", "known_k", "known_a",  # events known before the run, sorted; next one at st.known_next

@@ -31,12 +31,14 @@ from .lane import lane_push, push
 from .layout import (
     EV_ARRIVE,
     F_CBR,
+    F_CE,
     F_RETX,
     OVF_PKTTR,
     OVF_POOL,
     OVF_QTR,
     OVF_RING,
     OVF_ROWS,
+    OVF_SOJTR,
     ROWS_SEG,
     SACK_BLOCKS,
     TR_DROP_LOSS,
@@ -46,6 +48,7 @@ from .layout import (
     TRP_NDUP,
     TRP_SACK,
 )
+from .qdisc import dispatch as Q  # a module (late bound): the disciplines use this module's pool, traces and loss
 
 _RATE_TAU_S = 0.1  # time constant of the packet arrival-rate estimate on continuous-fluid links
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -354,7 +357,7 @@ def link_occupancy(S, lnk):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _loss_strikes(S, lnk, offered, p):
+def loss_strikes(S, lnk, offered, p):
     """Return True if packet ``p``, the ``offered``-th packet offered to link ``lnk``, is lost: named in its
     drop_sequence, or drawn lost from its stream (drawn only when not named, and not for a retransmission of a
     transport the link spares: ``spare_retx``, which takes no draw, as if it went another way)."""
@@ -373,7 +376,7 @@ def _loss_strikes(S, lnk, offered, p):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _drop_lost(S, p, lnk, t):
+def drop_lost(S, p, lnk, t):
     S.link[lnk].n_drop_l += 1
     st = S.st[0]
     st.drop_l += 1
@@ -383,7 +386,7 @@ def _drop_lost(S, p, lnk, t):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _queue_sample(S, lnk, t, tracing):
+def queue_sample(S, lnk, t, tracing):
     """Count one occupancy sample of link ``lnk`` into its buffer statistics (``q_n``, ``q_sum``,
     ``q_peak``) and, when tracing, into the queue trace (an outlined call: off the per-packet path)."""
     link = S.link
@@ -396,18 +399,66 @@ def _queue_sample(S, lnk, t, tracing):
         outline(trace_queue, (S, t, lnk))
 
 
+@one_signature
+@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def trace_sojourn(S, t, link, p, wait):
+    """Append one sojourn record (t: the start of its transmission, link, uid, wait: the time it waited in the
+    buffer (s), 1 if the link marked it CE) to the sojourn trace."""
+    st = S.st[0]
+    tr = S.tr_soj
+    n = st.n_sojtr
+    if n >= tr.shape[0]:
+        st.flags |= OVF_SOJTR
+        st.n_sojtr = n + 1
+        return
+    tr[n, 0] = t
+    tr[n, 1] = link
+    tr[n, 2] = S.pkt[p].uid
+    tr[n, 3] = wait
+    tr[n, 4] = 1.0 if S.pkt[p].flags & F_CE else 0.0
+    st.n_sojtr = n + 1
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def count_sojourn(S, lnk, p, start, wait, tracing):
+    """Count the ``wait`` (s) packet ``p`` spent in link ``lnk``'s buffer before its transmission began at
+    ``start`` into the link's sojourn statistics and, when tracing, the sojourn trace."""
+    link = S.link
+    link[lnk].soj_n += 1
+    link[lnk].soj_sum += wait
+    if wait > link[lnk].soj_max:
+        link[lnk].soj_max = wait
+    if tracing:
+        outline(trace_sojourn, (S, start, lnk, p, wait))
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def offer(S, lnk, p, t):
+    """Count packet ``p`` offered to link ``lnk`` at ``t`` and return ``(its number, lost)``: ``lost`` when a loss
+    that strikes on arrival took it (counted, traced and released here)."""
+    link = S.link
+    offered = link[lnk].n_offered
+    link[lnk].n_offered = offered + 1
+    if link[lnk].loss_arrival == 1 and loss_strikes(S, lnk, offered, p):
+        outline(drop_lost, (S, p, lnk, t))
+        return offered, True
+    return offered, False
+
+
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def link_enqueue(S, lnk, p, t):
     """Offer packet ``p`` to link ``lnk`` at time ``t``: drop it (queue full or random loss) or schedule
     its arrival at the far end. Returns 1 if the packet was accepted and not lost, else 0. A random
-    loss strikes on arrival (traced at ``t``) or after transmission (traced at its departure)."""
+    loss strikes on arrival (traced at ``t``) or after transmission (traced at its departure).
+
+    This is the drop-tail queue; a link with another queue discipline (``LinkParams.queue``) is handed to it
+    (``kernel.qdisc.dispatch.enqueue``, through a call: its code is not copied into every sender)."""
     link = S.link
+    if link[lnk].qdisc != 0:
+        return outline(Q.enqueue, (S, lnk, p, t))
     st = S.st[0]
-    offered = link[lnk].n_offered
-    link[lnk].n_offered = offered + 1
-    arrival_loss = link[lnk].loss_arrival == 1
-    if arrival_loss and _loss_strikes(S, lnk, offered, p):
-        outline(_drop_lost, (S, p, lnk, t))
+    offered, lost = offer(S, lnk, p, t)
+    if lost:
         return 0
     if link[lnk].has_fluid == 2:
         outline(fluid_chunks, (S, lnk, t))
@@ -419,7 +470,7 @@ def link_enqueue(S, lnk, p, t):
     n = link[lnk].ring_n
     qb = link[lnk].qbytes
     tracing = st.trace == 1
-    _queue_sample(S, lnk, t, tracing)
+    queue_sample(S, lnk, t, tracing)
     full = False
     if cont:
         w = link[lnk].w
@@ -449,17 +500,36 @@ def link_enqueue(S, lnk, p, t):
         release(S, p)
         return 0
     if full:
-        link[lnk].n_drop_q += 1
-        st.drop_q += 1
-        if tracing:
-            outline(trace_pkt, (S, t, TR_DROP_QUEUE, p, lnk))
-        release(S, p)
+        drop_queue(S, lnk, p, t, tracing)
         return 0
+    return fifo_depart(S, lnk, p, t, n, qb, size, cont, offered, tracing)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def drop_queue(S, lnk, p, t, tracing):
+    """The buffer of link ``lnk`` drops packet ``p`` at ``t`` (full, or its queue discipline's decision): count,
+    trace, release."""
+    S.link[lnk].n_drop_q += 1
+    S.st[0].drop_q += 1
+    if tracing:
+        outline(trace_pkt, (S, t, TR_DROP_QUEUE, p, lnk))
+    release(S, p)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def fifo_depart(S, lnk, p, t, n, qb, size, cont, offered, tracing):
+    """Queue packet ``p`` (``size`` bytes on the wire), admitted at ``t``, behind the ``n`` items (``qb`` bytes) in
+    the buffer of FIFO link ``lnk``, whose departure times are known when they are queued (drop-tail, RED): its
+    transmission starts when the link is free (``cont``: after the unfinished work of a continuous fluid
+    background); schedule its arrival at the far end, or its loss after transmission. Returns 1 if it will
+    arrive, else 0."""
+    link = S.link
     rate = link[lnk].rate_Bps
     if cont:
         w = link[lnk].w + size
         link[lnk].w = w
         dep = t + w / rate
+        start = dep - size / rate
     else:
         start = link[lnk].free_at
         if start < t:
@@ -468,9 +538,10 @@ def link_enqueue(S, lnk, p, t):
     ring_append(S, lnk, n, qb, dep, float(size))
     link[lnk].n_tx += 1
     link[lnk].bytes_tx += size
-    _queue_sample(S, lnk, t, tracing)
-    if not arrival_loss and _loss_strikes(S, lnk, offered, p):
-        outline(_drop_lost, (S, p, lnk, dep))
+    queue_sample(S, lnk, t, tracing)
+    count_sojourn(S, lnk, p, start, start - t, tracing)
+    if link[lnk].loss_arrival != 1 and loss_strikes(S, lnk, offered, p):
+        outline(drop_lost, (S, p, lnk, dep))
         return 0
     q = link[lnk].lane
     if q >= 0:
@@ -494,6 +565,14 @@ __all__ = [
     "fluid_chunks",
     "link_occupancy",
     "link_enqueue",
+    "fifo_depart",
+    "drop_queue",
+    "offer",
+    "loss_strikes",
+    "drop_lost",
+    "count_sojourn",
+    "queue_sample",
+    "trace_sojourn",
     "inject",
     "inject_call",
     "route",

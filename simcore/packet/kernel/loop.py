@@ -21,6 +21,7 @@ from . import layout as L
 from .app import write
 from .lane import lane_first, lane_pop, lane_skip_none
 from .link import alloc, fluid_advance, fluid_chunks, inject, link_enqueue, push, release, trace_pkt
+from .qdisc.queue import tx_done
 from .slot import maybe_free, slot_of
 from .transport import on_arrival, on_delack, on_open, on_timer
 
@@ -207,6 +208,8 @@ def run(state):
                 on_open(S, c, t)
         elif k == L.EV_CBR:
             _cbr_emit(S, a, t)
+        elif k == L.EV_DEQUEUE:  # a: a link whose queue discipline decides at dequeue has sent its packet
+            outline(tx_done, (S, a, t))
         # else EV_NONE: a cancelled delayed-ACK timer (kernel.delack), skipped without reading its connection's rows
     if st.flags & L.PAUSE_ROWS:
         st.events += events

@@ -17,7 +17,7 @@ from . import layout as L
 def trace_tcp(S, h, t, ev):
     """Append (t, half, cwnd, ssthresh, srtt, rto, snd_una, snd_nxt, ev) to the TCP trace when tracing.
 
-    ``ev``: 0 new ACK, 1 duplicate ACK, 2 timeout, 3 connection opened."""
+    ``ev``: 0 new ACK, 1 duplicate ACK, 2 timeout, 3 connection opened, 4 a reduction for ECN-Echo (``tcp.ecn``)."""
     st = S.st[0]
     if st.trace == 0:
         return

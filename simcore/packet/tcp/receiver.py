@@ -12,6 +12,7 @@ from numba import njit
 from ..kernel import layout as L
 from ..kernel.link import take_row
 from ..kernel.ooo import ooo_absorb, ooo_insert
+from .ecn import segment_arrived
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -24,6 +25,8 @@ def on_segment(S, r, p, t):
         return
     seq = pkt[p].seq
     flags = pkt[p].flags
+    if S.conn[r >> 1].ecn == 1:
+        segment_arrived(S, r, flags)
     half[r].segs_rcvd += 1
     owed = 1
     if flags & L.F_FIN:

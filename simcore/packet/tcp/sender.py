@@ -1,5 +1,6 @@
 """Numba TCP sender: RFC 5681 / 6582 / 6675 loss recovery, RFC 3042 Limited Transmit, RFC 6298 timer
-(receiver: ``tcp.receiver``; events: ``tcp.events``; RTT/RTO estimator: ``kernel.rtt``).
+(receiver: ``tcp.receiver``; events: ``tcp.events``; RTT/RTO estimator: ``kernel.rtt``; congestion control, the
+window's growth and the ssthresh a loss event sets: ``tcp.cc``, through the hooks of ``tcp.cc.dispatch``).
 
 Every function takes the state ``S`` (a ``kernel.layout.State``) and a half index ``h``. Sequence numbers
 start at 0 with the SYN; data starts at 1; the FIN takes one number after the data and rides on the last
@@ -23,6 +24,19 @@ from ..kernel.link import alloc, give_row, inject, route, take_row
 from ..kernel.ooo import ooo_report
 from ..kernel.rtt import rto_after_syn_timeout, rto_arm, rto_arm_at, rto_backoff, rto_deadline, rtt_sample
 from ..kernel.trace import trace_tcp
+from .cc.dispatch import (
+    CA_IDLE,
+    CA_LOSS,
+    CA_OPEN,
+    CA_RECOVERY,
+    cc_ack,
+    cc_ack_done,
+    cc_congestion,
+    cc_init,
+    cc_ssthresh,
+    cc_state,
+)
+from .ecn import echo_received, loss_ssthresh, packet_flags
 
 _INF = math.inf
 # BSD's tcp_syn_backoff (FreeBSD 4.x tcp_timer.c): the SYN's retransmission timer is the base RTO times this
@@ -49,8 +63,10 @@ def send_packet(S, h, t, flags, seq, seqlen, payload):
         delack_cancel(S, r)
     for b in range(3):
         pkt[p].sack[2 * b] = -1
-    if S.conn[c].variant == L.V_SACK and half[r].ooo_n > 0:
+    if S.conn[c].recovery == L.REC_SACK and half[r].ooo_n > 0:
         ooo_report(S, r, p)
+    if S.conn[c].ecn == 1:
+        flags = packet_flags(S, h, flags, payload)
     pkt[p].conn = c
     pkt[p].dir = h & 1
     pkt[p].seq = seq
@@ -139,6 +155,7 @@ def open_half(S, h, t):
     half[h].seg_nxt = 1
     half[h].rtt_seq = 1
     half[h].rtt_t0 = t
+    cc_init(S, h, t)
     outline(send_segment, (S, h, off, t, False))
     keep = conn[c].keepinit
     if h & 1 == 0 and keep < _INF:  # the opener's connection-establishment timer, on its clock's ticks
@@ -254,14 +271,15 @@ def try_send(S, h, t):
     if half[h].state != L.S_EST:
         return 0
     c = h >> 1
-    sack = conn[c].variant == L.V_SACK
+    sack = conn[c].recovery == L.REC_SACK
     if sack and half[h].in_rec == 1:
         return _sack_send(S, h, t)
-    if (conn[c].idle_restart == 1 and half[h].snd_max == half[h].snd_una
-            and t - half[h].last_send > half[h].rto):
-        rw = conn[c].iw * conn[c].mss
-        if half[h].cwnd > rw:
-            half[h].cwnd = rw
+    if half[h].snd_max == half[h].snd_una and t - half[h].last_send > half[h].rto:  # idle for an RTO
+        if conn[c].idle_restart == 1:
+            rw = conn[c].iw * conn[c].mss
+            if half[h].cwnd > rw:
+                half[h].cwnd = rw
+        cc_state(S, h, CA_IDLE, t)
     cap = S.seg.shape[1]
     row = S.half[h].seg_row
     seg = S.seg
@@ -442,9 +460,10 @@ def on_ack(S, h, p, t):
     smax = half[h].snd_max
     if ack > smax or half[h].state == L.S_CLOSED:
         return
-    variant = conn[c].variant
+    recovery = conn[c].recovery
     mss = conn[c].mss
-    if variant == L.V_SACK:
+    acked = 0
+    if recovery == L.REC_SACK:
         _apply_sack(S, h, p)
     if ack > una:
         if half[h].rtt_seq >= 0 and ack >= half[h].rtt_seq:
@@ -485,11 +504,12 @@ def on_ack(S, h, p, t):
                 half[h].cwnd = mss  # RFC 5681 sec. 3.1: IW = 1 SMSS after a lost SYN
                 rto_after_syn_timeout(S, h)  # RFC 6298 sec. 5.7
         elif half[h].in_rec == 1:
-            if ack >= half[h].recover or variant == L.V_RENO:
+            if ack >= half[h].recover or recovery == L.REC_RENO:
                 half[h].in_rec = 0
                 half[h].dupacks = 0
                 half[h].cwnd = half[h].ssthresh
-            elif variant == L.V_NEWRENO:
+                cc_state(S, h, CA_OPEN, t)
+            elif recovery == L.REC_NEWRENO:
                 outline(send_segment, (S, h, 0, t, True))
                 cw = half[h].cwnd - acked
                 if acked >= mss:
@@ -499,13 +519,7 @@ def on_ack(S, h, p, t):
                 restart_timer = half[h].partials == 1
         else:
             half[h].dupacks = 0
-            cw = half[h].cwnd
-            if cw < conn[c].rwnd:  # no growth while the receive window is the limit
-                if cw < half[h].ssthresh:
-                    cw += min(acked, mss)
-                else:
-                    cw += mss * mss / cw
-                half[h].cwnd = cw
+            cc_ack(S, h, acked, t)
         if half[h].fin_seq >= 0 and ack > half[h].fin_seq:
             half[h].fin_acked_t = t  # all sent and acknowledged: the scoreboard row is free again
             give_row(S, L.ROWS_SEG, half[h].seg_row)
@@ -520,29 +534,34 @@ def on_ack(S, h, p, t):
         half[h].dupacks += 1
         thresh = conn[c].dupthresh
         if half[h].in_rec == 1:
-            if variant != L.V_SACK:
+            if recovery != L.REC_SACK:
                 half[h].cwnd += mss
-        elif ((half[h].dupacks == thresh or (variant == L.V_SACK and first_hole_lost(S, h)))
-              and (variant == L.V_RENO or ack > half[h].recover)):
+        elif ((half[h].dupacks == thresh or (recovery == L.REC_SACK and first_hole_lost(S, h)))
+              and (recovery == L.REC_RENO or ack > half[h].recover)):
             # fast retransmit (RFC 5681 sec. 3.2; RFC 6675 sec. 5 steps 4.1-4.3): the FlightSize that
             # sets ssthresh leaves out the segments Limited Transmit sent
             flight = smax - una - half[h].lt_bytes
-            ss = max(flight / 2.0, 2.0 * mss)
+            ss = loss_ssthresh(S, h, cc_ssthresh(S, h, flight, t))
+            cc_congestion(S, h, CA_RECOVERY, t)
             half[h].ssthresh = ss
             half[h].recover = smax
             half[h].in_rec = 1
             half[h].partials = 0
             half[h].n_fretx += 1
             half[h].rec_epoch += 1
-            if variant == L.V_SACK:
+            if recovery == L.REC_SACK:
                 half[h].cwnd = ss
                 idx = half[h].seg_head  # step 4.3: HighRxt := the end of the first segment
                 S.seg[half[h].seg_row, idx].epoch = half[h].rec_epoch
             else:
                 half[h].cwnd = ss + thresh * mss
+            cc_state(S, h, CA_RECOVERY, t)
             outline(send_segment, (S, h, 0, t, True))
         if S.st[0].trace == 1:
             trace_tcp(S, h, t, 1)
+    if conn[c].ecn == 1 and pkt[p].flags & L.F_ECE and not pkt[p].flags & L.F_SYN:
+        outline(echo_received, (S, h, ack, t))
+    cc_ack_done(S, h, acked, t)
     try_send(S, h, t)
 
 
@@ -567,11 +586,13 @@ def on_rto(S, h, t):
         return
     rto_backoff(S, h)
     half[h].n_timeout += 1
-    ss = max((smax - una) / 2.0, 2.0 * mss)  # RFC 5681 eq. 4, FlightSize = all data outstanding
+    ss = cc_ssthresh(S, h, smax - una, t)  # RFC 5681 eq. 4 for Reno, FlightSize = all data outstanding
     if una < half[h].recover and S.conn[c].rto_ss == 0:
         # a loss episode not over yet (a fast retransmit or timeout set recover): this window was reduced
         # already; ssthresh is not raised again from a FlightSize that fast recovery's new data inflated
         ss = min(ss, half[h].ssthresh)
+    else:
+        cc_congestion(S, h, CA_LOSS, t)
     half[h].ssthresh = ss
     half[h].cwnd = mss
     half[h].recover = smax
@@ -582,6 +603,7 @@ def on_rto(S, h, t):
     half[h].snd_nxt = una
     half[h].seg_nxt = 0
     half[h].rec_epoch += 1
+    cc_state(S, h, CA_LOSS, t)
     if S.st[0].trace == 1:
         trace_tcp(S, h, t, 2)
     outline(try_send, (S, h, t))
