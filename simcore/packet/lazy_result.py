@@ -3,11 +3,12 @@
 A small run (the 10-file session: ~25 us in the kernel) spent several times its kernel time assembling every
 field of its ``PacketResult`` (per-half reshapes, link ratios, CBR records, the captures' initial sequence
 numbers), most of which its caller never reads. ``LazyPacketResult`` is a ``PacketResult`` that keeps the run's
-state and computes a field on first access, with the fields that come from the same rows (per connection half, per
-message, the scalars, the captures' numbers) computed together. Any other field (per link, CBR, traces, and any
-field added to ``PacketResult`` later) is computed by ``simulate._result`` itself, once, on its first access: so
-every field is what ``simulate._result`` gives, bit for bit (``tests/packet/test_lazy_result.py`` compares them
-all, field by field, over scenarios of every kind).
+state and computes a field on first access: a per-half field alone (from the halves' rows, gathered once), the
+fields of the same rows otherwise together (per message, the scalars, the captures' numbers). Any other field (per
+link, CBR, traces, queue disciplines, and any field added to ``PacketResult`` later) is computed by
+``simulate._result`` itself, once, on its first access: so every field is what ``simulate._result`` gives, bit for
+bit (``tests/packet/test_build_cache.py`` compares them all, field by field, in a random order, over the golden
+check's scenarios).
 
 It is used only for runs whose kernel state is small (``build_cache.MAX_STATE_BYTES``), since it holds the state
 until every field it covers has been read; it pickles as a plain ``PacketResult`` (all fields computed); it is
@@ -33,29 +34,53 @@ def _isn(seed_vals: np.ndarray, n_conn: int, n_nodes: int) -> dict:
     return {"tcp_isn": isn, "tcp_ts_offset": isn_rng.integers(0, 2**32, size=n_nodes, dtype=np.uint64)}
 
 
-def _halves(src) -> dict:
-    """The per-half and per-connection fields (as ``simulate._result`` computes them)."""
-    from .simulate import _by_connection, _nan_before_zero
+def _half_rows(src) -> tuple:
+    """Every half's ``L.HALF_OUT`` row and every connection's ``timewait_t`` (``simulate._by_connection``), once."""
+    rows = src.get("half")
+    if rows is None:
+        from .simulate import _by_connection
 
-    sc, S, nc = src["sc"], src["S"], src["nc"]
-    half, timewait = _by_connection(S, nc)
-    T = sc.duration_s
+        rows = src["half"] = _by_connection(src["S"], src["nc"])
+    return rows
 
-    def per_half(a):
-        return a.reshape(nc, 2) if nc else np.zeros((0, 2), a.dtype)
 
-    delivered = np.maximum(half["rcv_nxt"] - 1 - half["fin_rcvd"], 0) * (half["rcv_started"] == 1)
-    fin_acked = per_half(half["fin_acked_t"])
-    closed = np.where(np.isnan(fin_acked).any(axis=1), np.nan, np.nanmax(fin_acked, axis=1, initial=-np.inf)) \
-        if nc else np.zeros(0)
-    return dict(
-        delivered_bytes=per_half(delivered), goodput_bps=per_half(delivered * 8.0 / T),
-        segments_sent=per_half(half["n_segs"]), retransmits=per_half(half["n_retx"]),
-        timeouts=per_half(half["n_timeout"]), fast_retransmits=per_half(half["n_fretx"]),
-        cwnd_bytes=per_half(half["cwnd"]), ssthresh_bytes=per_half(half["ssthresh"]),
-        srtt_s=per_half(_nan_before_zero(half["srtt"])), rto_s=per_half(half["rto"]),
-        established_s=half["est_t"][0::2].copy(), timewait_s=timewait, closed_s=closed,
-        aborted_s=np.fmin(half["abort_t"][0::2], half["abort_t"][1::2]), ecn_reductions=per_half(half["n_ecn"]))
+def _per_half(src, a: np.ndarray) -> np.ndarray:
+    nc = src["nc"]
+    return a.reshape(nc, 2) if nc else np.zeros((0, 2), a.dtype)
+
+
+def _delivered(half: np.ndarray) -> np.ndarray:
+    return np.maximum(half["rcv_nxt"] - 1 - half["fin_rcvd"], 0) * (half["rcv_started"] == 1)
+
+
+def _closed(src, half, _tw):
+    fin_acked = _per_half(src, half["fin_acked_t"])
+    return np.where(np.isnan(fin_acked).any(axis=1), np.nan, np.nanmax(fin_acked, axis=1, initial=-np.inf)) \
+        if src["nc"] else np.zeros(0)
+
+
+def _srtt(src, half, _tw):
+    from .simulate import _nan_before_zero
+
+    return _per_half(src, _nan_before_zero(half["srtt"]))
+
+
+def _column(name: str):
+    return lambda src, half, _tw: _per_half(src, half[name])
+
+
+# the per-half and per-connection fields, each computed alone (as ``simulate._result`` computes it) from the rows
+_HALF_FIELDS = {
+    "delivered_bytes": lambda src, half, _tw: _per_half(src, _delivered(half)),
+    "goodput_bps": lambda src, half, _tw: _per_half(src, _delivered(half) * 8.0 / src["sc"].duration_s),
+    "segments_sent": _column("n_segs"), "retransmits": _column("n_retx"), "timeouts": _column("n_timeout"),
+    "fast_retransmits": _column("n_fretx"), "cwnd_bytes": _column("cwnd"), "ssthresh_bytes": _column("ssthresh"),
+    "srtt_s": _srtt, "rto_s": _column("rto"), "ecn_reductions": _column("n_ecn"),
+    "established_s": lambda src, half, _tw: half["est_t"][0::2].copy(),
+    "timewait_s": lambda src, half, tw: tw,
+    "closed_s": _closed,
+    "aborted_s": lambda src, half, _tw: np.fmin(half["abort_t"][0::2], half["abort_t"][1::2]),
+}
 
 
 def _messages(src) -> dict:
@@ -77,11 +102,7 @@ def _captures(src) -> dict:
     return _isn(src["seed_vals"], src["nc"], src["sc"].network.n_nodes)
 
 
-_GROUPS = (_halves, _messages, _scalars, _captures)
 _GROUP_FIELDS = {
-    _halves: ("delivered_bytes", "goodput_bps", "segments_sent", "retransmits", "timeouts", "fast_retransmits",
-              "cwnd_bytes", "ssthresh_bytes", "srtt_s", "rto_s", "established_s", "timewait_s", "closed_s",
-              "aborted_s", "ecn_reductions"),
     _messages: ("message_write_s", "message_done_s", "message_latency_s", "message_conn", "message_ssn"),
     _scalars: ("duration_s", "events", "packets_created", "packets_delivered", "packets_dropped_queue",
                "packets_dropped_loss", "packets_in_flight", "scenario"),
@@ -105,15 +126,20 @@ class _Field:
         src = d.get("_src")
         if src is None:  # built by dataclasses.replace / __init__: every field is in __dict__
             raise AttributeError(self.name)
-        group = _GROUP_OF.get(self.name)
-        if group is not None:
-            for k, v in group(src).items():
-                d.setdefault(k, v)
+        one = _HALF_FIELDS.get(self.name)
+        if one is not None:
+            d[self.name] = one(src, *_half_rows(src))
         else:
-            _materialize(obj)
-        if all(n in d for n in _ALL_FIELDS):
-            d.pop("_src", None)  # every field read: the run's state can go
-        return d[self.name]
+            group = _GROUP_OF.get(self.name)
+            if group is not None:
+                for k, v in group(src).items():
+                    d.setdefault(k, v)
+            else:
+                _materialize(obj)
+        value = d[self.name]
+        if len(d) > len(_ALL_FIELDS):  # every field read (``__dict__`` holds "_src" and fields only): the state can go
+            d.pop("_src", None)
+        return value
 
 
 def _materialize(obj) -> None:

@@ -34,6 +34,13 @@ __all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace", 
            "run_to_end"]
 
 
+_OUT_N = L.HALF_OUT.itemsize // 8  # a HALF_OUT row's 8-byte words (every field of HALF, HALF_OUT is one: kernel.slot)
+_OUT_WORDS = np.array([L.HALF.fields[f][1] // 8 for f in L.HALF_OUT.names], np.int64)  # each HALF_OUT field's word
+_RTO_WORD = L.HALF_OUT.fields["rto"][1] // 8
+if [L.HALF_OUT.fields[f][1] for f in L.HALF_OUT.names] != list(range(0, L.HALF_OUT.itemsize, 8)):
+    raise TypeError("kernel.layout.HALF_OUT's fields are not its words in order: _by_connection copies them so")
+
+
 def _sizes(sc: Scenario | BulkScenario) -> tuple[int, int, int]:
     """Return the numbers of connections, messages and CBR sources of a scenario of either kind."""
     if isinstance(sc, BulkScenario):
@@ -618,9 +625,7 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     if not isinstance(scenario, (Scenario, BulkScenario)):
         raise ValueError(f"scenario={scenario!r} is not allowed: must be a Scenario or a BulkScenario")
     check_bool("trace", trace)
-    rng = make_generator(seed)
-    nl = len(scenario.network.links)
-    seed_vals = rng.integers(0, 2**64, size=max(nl, 1), dtype=np.uint64, endpoint=False)
+    seed_vals = _link_seeds(seed, max(len(scenario.network.links), 1))
     caps: dict = {}
     while True:
         try:
@@ -665,6 +670,25 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     return _result(scenario, S, isn, ts_offset)
 
 
+_SEEDS_KEPT = 1 << 14  # (seed, links) pairs whose link seeds are kept (16 bytes a link each)
+_seeds: dict = {}
+
+
+def _link_seeds(seed: SeedLike, n: int) -> np.ndarray:
+    """Return the links' seeds of a run with ``seed``: ``n`` draws from ``make_generator(seed)``. Those of an int
+    seed are kept (read-only) and handed out again: a small run's seeding costs a fifth of its kernel time."""
+    key = (seed, n) if type(seed) is int else None
+    vals = _seeds.get(key) if key is not None else None
+    if vals is None:
+        vals = make_generator(seed).integers(0, 2**64, size=n, dtype=np.uint64, endpoint=False)
+        if key is not None:
+            vals.flags.writeable = False
+            if len(_seeds) >= _SEEDS_KEPT:
+                _seeds.clear()
+            _seeds[key] = vals
+    return vals
+
+
 def _built(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tuple:
     """Return (``_build(sc, seed_vals, trace, caps)``, whether the state is small): for a first try, from the
     template ``build_cache`` keeps of this scenario if it has one (else built, and kept if small)."""
@@ -680,23 +704,24 @@ def _built(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
 def _by_connection(S: L.State, nc: int) -> tuple[np.ndarray, np.ndarray]:
     """Return the results of every half of the scenario (``L.HALF_OUT`` records, half ``2 * cid + d``) and every
     connection's ``timewait_t``: from its slot if it holds one, from what it left when it gave its slot
-    back (``S.half_out``, completed in place), else (never needed) as a half starts."""
+    back (``S.half_out``, completed in place), else (never needed) as a half starts. Rows are copied as 8-byte
+    words, the fields' bits exactly, as the kernel copies them when a slot is given back (``kernel.slot``)."""
     if nc == 0:
         return np.zeros(0, L.HALF_OUT), np.zeros(0)
     out = S.half_out[:2 * nc]
+    words = out.view(np.int64).reshape(nc, 2, _OUT_N)
     slot = S.conn_id["slot"]
     never = np.flatnonzero(slot == -1)
     if never.size:
-        h = np.repeat(2 * never, 2) + np.tile([0, 1], never.size)
-        out[h] = S.half_tpl[list(L.HALF_OUT.names)].astype(L.HALF_OUT)[0]
-        out["rto"][h] = np.repeat(S.conn_par["init_rto"][S.conn_id["par"][never]], 2)
-    live = np.flatnonzero(slot >= 0)
-    src = np.repeat(2 * slot[live], 2) + np.tile([0, 1], live.size)
-    dst = np.repeat(2 * live, 2) + np.tile([0, 1], live.size)
-    for f in L.HALF_OUT.names:
-        out[f][dst] = S.half[f][src]
+        words[never] = S.half_tpl.view(np.int64)[_OUT_WORDS]
+        words[never, :, _RTO_WORD] = np.repeat(S.conn_par["init_rto"][S.conn_id["par"][never]], 2).reshape(-1, 2) \
+            .view(np.int64)
+    live = slot >= 0
     timewait = S.conn_id["timewait_t"].copy()
-    timewait[live] = S.conn["timewait_t"][slot[live]]
+    if live.any():
+        at = slot[live]
+        words[live] = S.half.view(np.int64).reshape(-1, 2, L.HALF.itemsize // 8)[at][:, :, _OUT_WORDS]
+        timewait[live] = S.conn["timewait_t"][at]
     return out, timewait
 
 

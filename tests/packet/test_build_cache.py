@@ -105,3 +105,20 @@ def test_a_derived_scenario_gets_the_state_its_own_build_gives(assert_same, eage
         assert got[1:] == want[1:]
         assert _state_bytes(got[0]) == _state_bytes(want[0])
         assert_same(simulate(sc, seed=9), eager(sc, 9), "derived")
+
+
+def test_a_connection_that_never_opens_reports_how_a_half_starts(assert_same, eager):
+    """A connection opened after the run's end never takes a slot: its halves report the starting values (the
+    initial RTO of its own TcpParams, nothing sent, never established), from the lazy result as from the eager."""
+    from simcore.packet import Connection, LinkParams, Message, Scenario, TcpParams, chain
+
+    sc = Scenario(chain(1, LinkParams(rate_bps=1e6, delay_s=0.01)),
+                  (Connection(0, 1, TcpParams()), Connection(0, 1, TcpParams(initial_rto_s=2.5), open_time_s=50.0)),
+                  (Message(0, 5000),), duration_s=5.0)
+    build_cache.clear()
+    simulate(sc, seed=2)
+    res = simulate(sc, seed=2)
+    assert res.rto_s[1].tolist() == [2.5, 2.5]
+    assert res.segments_sent[1].tolist() == [0, 0] and res.segments_sent[0, 0] >= 4  # 5000 B in 1460-B segments
+    assert np.isnan(res.established_s[1]) and res.established_s[0] > 0
+    assert_same(res, eager(sc, 2), "never-opened")
