@@ -12,12 +12,19 @@ seeds: the same arrays, bit for bit, as a new build would give (``tests/packet/t
   the parent's template with the message start column and the events known before the run (``simulate.
   _first_events``) made again, instead of a whole build.
 - **Scratch tables.** The event engine's own tables (packets, heap, lanes, rings, scoreboards: ``SCRATCH``) are
-  large beside the rest of a small state (the 10-file session: ~0.3 of its ~0.45 MB), and a fresh allocation of
+  large beside the rest of a small state (the 10-file session: ~0.4 of its ~0.45 MB), and a fresh allocation of
   that size is mapped and faulted in page by page on every run. They are never read once the run is over, so
-  each template keeps a few sets of them and a run borrows one (reset by a byte copy of the template's) and
-  gives it back (``give_back``), which also removes them from the finished state (a later read of one fails
-  loudly instead of seeing another run's values). The other arrays of a state are views of one block, copied
-  from the template's in one go.
+  each template keeps a few sets of them and a run borrows one and gives it back (``give_back``), which also
+  removes them from the finished state (a later read of one fails loudly instead of seeing another run's
+  values). A borrowed set gets back, as bytes of the template's, every row a run can read before writing it: the
+  packet slots and free list below the last run's high-water mark (``st.pkt_hw``: slots above it were never
+  taken, ``kernel.link.alloc``), the heap's entries below the template's count (the engine reads no other: a
+  fresh build leaves them uninitialised, ``simcore.engine.heap_new``), no lane entry (a lane's ring is read
+  only where the run pushed, ``kernel.lane``), and all of the others.
+- **Blocks.** The other arrays of a state are views of one block, copied from the template's in one go. Making
+  the ~40 views cost more than the copy, so a template keeps up to ``BLOCKS`` copies with their views and a run
+  takes one that nothing refers to any more (by CPython's reference counts: a finished state or lazy result
+  holds the views, and any array taken from a view refers to the block), else makes a new one.
 - **Bounds.** Only first builds (no capacity raised by an overflowing run) of states up to ``MAX_STATE_BYTES``
   are kept (a large scenario's tables are mapped lazily, and copying them would touch every page), for the
   ``MAX_SCENARIOS`` most recently used scenarios, each held by a weak reference (a scenario no longer used
@@ -26,6 +33,7 @@ seeds: the same arrays, bit for bit, as a new build would give (``tests/packet/t
 
 from __future__ import annotations
 
+import sys
 import weakref
 from collections import OrderedDict
 
@@ -41,10 +49,34 @@ SPARE_SETS = 2  # scratch sets kept per template (one per run in progress at onc
 # the event engine's tables: written during the run only, never read by the result (simulate._result)
 SCRATCH = ("seg", "ooo", "pkt", "pkt_free", "ring", "heap_t", "heap_s", "heap_k", "heap_a", "lane")
 _SCRATCH_IDX = tuple(L.State._fields.index(n) for n in SCRATCH)
+_RNG = L.State._fields.index("rng")
+BLOCKS = 4  # copies of a template's block kept for reuse (one per result alive at once, beyond: made anew)
+
+
+class _Block:
+    """One copy of a template's block and the state's arrays viewing it, reused by a later run once nothing
+    refers to them any more (no finished state, result or array taken from one)."""
+
+    def __init__(self, tpl: _Template):
+        self.block = tpl.block.copy()
+        self.views = [np.ndarray(a.shape, a.dtype, self.block, tpl.offset[i]) if i in tpl.offset else None
+                      for i, a in enumerate(tpl.arrays)]
+        self.live = [v for v in self.views if v is not None]
+        self.first = self.live[0]  # every state made from this block holds it
+        self.idle_first = sys.getrefcount(self.first)  # the references they have while unused, counted as unused()
+        self.idle = self._refs()  # counts them
+
+    def _refs(self) -> tuple:
+        return sys.getrefcount(self.block), [sys.getrefcount(v) for v in self.live]
+
+    def unused(self) -> bool:
+        """True if nothing but this object refers to the block and its views: CPython's reference counts, those
+        they had when made (a state holds the views, and an array made from a view refers to the block)."""
+        return sys.getrefcount(self.first) == self.idle_first and self._refs() == self.idle
 
 
 class _Template:
-    """A scenario's built state, never written, and spare sets of its scratch tables."""
+    """A scenario's built state, never written, spare sets of its scratch tables and copies of its block."""
 
     def __init__(self, ref, S: L.State, pool: int, heap_cap: int):
         self.ref = ref
@@ -53,7 +85,9 @@ class _Template:
         self.zero = tuple(not b.any() for b in self.bytes)
         self.pool = pool
         self.heap_cap = heap_cap
-        self.spare: list[list[np.ndarray]] = []
+        # (scratch tables, their bytes, st.pkt_hw of the run that used them last)
+        self.spare: list[tuple[list[np.ndarray], list[np.ndarray], int]] = []
+        self.heap_n = int(S.heap_m[0])  # events in the heap before the run
         # every other array lives in one block, copied at once: one allocation and one memcpy per run instead of
         # one of each per array; each starts on a 64-byte boundary (aligned, as numba's signatures expect)
         self.offset = {}
@@ -65,22 +99,68 @@ class _Template:
         self.block = np.zeros(max(end, 64), np.uint8)
         for i, off in self.offset.items():
             self.block[off:off + self.arrays[i].nbytes] = self.bytes[i]
+        self.first = min(self.offset)  # the first array in the block (every state of it holds it)
+        self.blocks: list[_Block] = []  # at most BLOCKS, most recently taken first
+        # how a borrowed scratch set is reset: (its table k, bytes per row, rows or -1 for the last run's pkt_hw,
+        # the template's bytes or None for zeros), for the tables with rows a run can read before writing them
+        self.plan = []
+        for k, name in enumerate(SCRATCH):
+            i = _SCRATCH_IDX[k]
+            a = self.arrays[i]
+            rows = self._rows_read(name, a.shape[0])
+            if rows:
+                self.plan.append((k, a.nbytes // a.shape[0], rows, None if self.zero[i] else self.bytes[i]))
+
+    def _rows_read(self, name: str, n: int) -> int:
+        """How many first rows of scratch table ``name`` (of ``n`` rows) a run may read before writing them:
+        -1 for the rows below the high-water mark of the run that used the table last (``st.pkt_hw``)."""
+        if name in ("pkt", "pkt_free"):  # only slots below pkt_hw were ever taken or listed (kernel.link.alloc)
+            return -1
+        if name in ("heap_t", "heap_s", "heap_k", "heap_a"):  # only entries below heap_m[0] are read (engine)
+            return min(self.heap_n, n)
+        if name == "lane" and self.zero[L.State._fields.index("lane")]:  # read only where this run pushed
+            return 0
+        return n
+
+    def _take_block(self) -> list:
+        """The arrays of a state (views of a copy of the block; None for the scratch tables): those of an unused
+        copy if there is one, reset to the template's bytes, else of a new copy (kept if there is room)."""
+        blocks = self.blocks
+        for _ in range(len(blocks)):
+            try:
+                b = blocks.pop(0)  # (out of the list while tested: another thread cannot take it too)
+            except IndexError:
+                break
+            if b.unused():
+                b.block[:] = self.block
+                views = list(b.views)
+                blocks.append(b)
+                return views
+            blocks.append(b)
+        b = _Block(self)
+        if len(blocks) < BLOCKS:
+            blocks.append(b)
+        return list(b.views)
 
     def state(self, seed_vals: np.ndarray, patch=None) -> L.State:
-        block = self.block.copy()
-        arrays = [np.ndarray(a.shape, a.dtype, block, self.offset[i]) if i in self.offset else None
-                  for i, a in enumerate(self.arrays)]
+        arrays = self._take_block()
         try:
-            scratch = self.spare.pop()
-        except IndexError:
+            scratch, raw, hw = self.spare.pop()
+        except IndexError:  # a new set: zeros, then whatever of the template is not zero
             scratch = [np.zeros(self.arrays[i].shape, self.arrays[i].dtype) for i in _SCRATCH_IDX]
+            for i, a in zip(_SCRATCH_IDX, scratch, strict=True):
+                if not self.zero[i]:
+                    _bytes(a)[:] = self.bytes[i]
+        else:  # a set a finished run gave back: the rows it may have written and a run may read, as the template's
+            for k, row_bytes, rows, tpl in self.plan:
+                end = row_bytes * (hw if rows < 0 else rows)
+                if tpl is None:
+                    raw[k][:end] = 0
+                else:
+                    raw[k][:end] = tpl[:end]
         for i, a in zip(_SCRATCH_IDX, scratch, strict=True):
-            if self.zero[i]:
-                _bytes(a).fill(0)
-            else:
-                _bytes(a)[:] = self.bytes[i]
             arrays[i] = a
-        arrays[L.State._fields.index("rng")][:] = seed_vals
+        arrays[_RNG][:] = seed_vals
         if patch is not None:
             patch(arrays)
         return L.State(*arrays)
@@ -170,7 +250,7 @@ def give_back(scenario, trace: bool, S: L.State) -> L.State:
     if tpl is not None and len(tpl.spare) < SPARE_SETS:
         scratch = [S[i] for i in _SCRATCH_IDX]
         if all(a.shape == tpl.arrays[i].shape for i, a in zip(_SCRATCH_IDX, scratch, strict=True)):
-            tpl.spare.append(scratch)
+            tpl.spare.append((scratch, [_bytes(a) for a in scratch], int(S.st[0]["pkt_hw"])))
     return S._replace(**dict.fromkeys(SCRATCH))
 
 
