@@ -87,6 +87,7 @@ class _Template:
         self.heap_cap = heap_cap
         # (scratch tables, their bytes, st.pkt_hw of the run that used them last)
         self.spare: list[tuple[list[np.ndarray], list[np.ndarray], int]] = []
+        self.sets: dict[int, tuple] = {}  # id(first table) -> (tables, their bytes): the sets made for this template
         self.heap_n = int(S.heap_m[0])  # events in the heap before the run
         # every other array lives in one block, copied at once: one allocation and one memcpy per run instead of
         # one of each per array; each starts on a 64-byte boundary (aligned, as numba's signatures expect)
@@ -148,9 +149,13 @@ class _Template:
             scratch, raw, hw = self.spare.pop()
         except IndexError:  # a new set: zeros, then whatever of the template is not zero
             scratch = [np.zeros(self.arrays[i].shape, self.arrays[i].dtype) for i in _SCRATCH_IDX]
-            for i, a in zip(_SCRATCH_IDX, scratch, strict=True):
+            raw = [_bytes(a) for a in scratch]
+            for i, b in zip(_SCRATCH_IDX, raw, strict=True):
                 if not self.zero[i]:
-                    _bytes(a)[:] = self.bytes[i]
+                    b[:] = self.bytes[i]
+            if len(self.sets) >= 4 * SPARE_SETS:  # sets never given back (a table regrown): forgotten
+                self.sets = {id(sp[0][0]): sp[:2] for sp in self.spare}
+            self.sets[id(scratch[0])] = (scratch, raw)
         else:  # a set a finished run gave back: the rows it may have written and a run may read, as the template's
             for k, row_bytes, rows, tpl in self.plan:
                 end = row_bytes * (hw if rows < 0 else rows)
@@ -241,16 +246,19 @@ def _patch_starts(sc, arrays: list) -> None:
 
 def give_back(scenario, trace: bool, S: L.State) -> L.State:
     """Return ``S`` (a finished run of ``scenario``) without its scratch tables, which go back to the template
-    they were borrowed from (a table regrown during the run is not one of them, and is dropped)."""
+    they were borrowed from (a set with a table regrown during the run is not one of them, and is dropped)."""
     tpl = _template(scenario, trace)
     if tpl is None:
         hit = _roots.get(id(scenario))
         root = hit[1]() if hit is not None and hit[0]() is scenario else None
         tpl = _template(root, trace) if root is not None else None
-    if tpl is not None and len(tpl.spare) < SPARE_SETS:
-        scratch = [S[i] for i in _SCRATCH_IDX]
-        if all(a.shape == tpl.arrays[i].shape for i, a in zip(_SCRATCH_IDX, scratch, strict=True)):
-            tpl.spare.append((scratch, [_bytes(a) for a in scratch], int(S.st[0]["pkt_hw"])))
+    if tpl is not None:
+        made = tpl.sets.get(id(S[_SCRATCH_IDX[0]]))
+        if made is not None and all(a is S[i] for a, i in zip(made[0], _SCRATCH_IDX, strict=True)):
+            if len(tpl.spare) < SPARE_SETS:
+                tpl.spare.append((made[0], made[1], int(S.st[0]["pkt_hw"])))
+            else:
+                del tpl.sets[id(made[0][0])]
     return S._replace(**dict.fromkeys(SCRATCH))
 
 

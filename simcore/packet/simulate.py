@@ -24,6 +24,7 @@ from .bulk import BulkScenario
 from .kernel import layout as L
 from .kernel.loop import run
 from .kernel.qdisc import dispatch as Q
+from .kernel.slot import _OUT_WORDS, results_of_slots
 from .lazy_result import lazy_result
 from .params import CONGESTION_CONTROLS, POOL_RULES, RECOVERIES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, SojournTrace, TcpTrace
@@ -34,11 +35,7 @@ __all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace", 
            "run_to_end"]
 
 
-_OUT_N = L.HALF_OUT.itemsize // 8  # a HALF_OUT row's 8-byte words (every field of HALF, HALF_OUT is one: kernel.slot)
-_OUT_WORDS = np.array([L.HALF.fields[f][1] // 8 for f in L.HALF_OUT.names], np.int64)  # each HALF_OUT field's word
-_RTO_WORD = L.HALF_OUT.fields["rto"][1] // 8
-if [L.HALF_OUT.fields[f][1] for f in L.HALF_OUT.names] != list(range(0, L.HALF_OUT.itemsize, 8)):
-    raise TypeError("kernel.layout.HALF_OUT's fields are not its words in order: _by_connection copies them so")
+_RTO_WORD = L.HALF_OUT.fields["rto"][1] // 8  # (HALF_OUT's fields are its 8-byte words in order: kernel.slot)
 
 
 def _sizes(sc: Scenario | BulkScenario) -> tuple[int, int, int]:
@@ -709,19 +706,13 @@ def _by_connection(S: L.State, nc: int) -> tuple[np.ndarray, np.ndarray]:
     if nc == 0:
         return np.zeros(0, L.HALF_OUT), np.zeros(0)
     out = S.half_out[:2 * nc]
-    words = out.view(np.int64).reshape(nc, 2, _OUT_N)
-    slot = S.conn_id["slot"]
-    never = np.flatnonzero(slot == -1)
-    if never.size:
+    timewait = S.conn_id["timewait_t"].copy()
+    if results_of_slots(out, S.half, S.conn, S.conn_id, timewait):  # some never took a slot: as a half starts
+        never = np.flatnonzero(S.conn_id["slot"] == -1)
+        words = out.view(np.int64).reshape(nc, 2, -1)
         words[never] = S.half_tpl.view(np.int64)[_OUT_WORDS]
         words[never, :, _RTO_WORD] = np.repeat(S.conn_par["init_rto"][S.conn_id["par"][never]], 2).reshape(-1, 2) \
             .view(np.int64)
-    live = slot >= 0
-    timewait = S.conn_id["timewait_t"].copy()
-    if live.any():
-        at = slot[live]
-        words[live] = S.half.view(np.int64).reshape(-1, 2, L.HALF.itemsize // 8)[at][:, :, _OUT_WORDS]
-        timewait[live] = S.conn["timewait_t"][at]
     return out, timewait
 
 
