@@ -41,7 +41,8 @@ import numpy as np
 
 from .kernel import layout as L
 
-__all__ = ["fresh_state", "remember", "give_back", "derive", "clear", "MAX_STATE_BYTES", "MAX_SCENARIOS", "SCRATCH"]
+__all__ = ["fresh_state", "borrow", "remember", "give_back", "derive", "clear", "MAX_STATE_BYTES", "MAX_SCENARIOS",
+           "SCRATCH"]
 
 MAX_STATE_BYTES = 4 << 20  # a template's arrays, at most (small scenarios: the 10-file session's is ~0.45 MB)
 MAX_SCENARIOS = 32  # templates kept (at most MAX_STATE_BYTES * MAX_SCENARIOS = 128 MB; typically a few MB)
@@ -67,7 +68,7 @@ class _Block:
         self.idle = self._refs()  # counts them
 
     def _refs(self) -> tuple:
-        return sys.getrefcount(self.block), [sys.getrefcount(v) for v in self.live]
+        return sys.getrefcount(self.block), list(map(sys.getrefcount, self.live))
 
     def unused(self) -> bool:
         """True if nothing but this object refers to the block and its views: CPython's reference counts, those
@@ -168,7 +169,7 @@ class _Template:
         arrays[_RNG][:] = seed_vals
         if patch is not None:
             patch(arrays)
-        return L.State(*arrays)
+        return L.State._make(arrays)
 
 
 def _bytes(a: np.ndarray) -> np.ndarray:
@@ -186,21 +187,21 @@ _cache: OrderedDict = OrderedDict()
 _roots: dict = {}
 
 
-def remember(scenario, trace: bool, S: L.State, pool: int, heap_cap: int) -> bool:
+def remember(scenario, trace: bool, S: L.State, pool: int, heap_cap: int) -> _Template | None:
     """Keep ``S`` (a state just built for ``scenario``, not yet run) as its template if it is small enough;
-    return whether it is."""
+    return the template, or None if it is not kept."""
     if sum(a.nbytes for a in S) > MAX_STATE_BYTES:
-        return False
+        return None
     try:
         ref = weakref.ref(scenario)
     except TypeError:
-        return False
+        return None
     key = (id(scenario), bool(trace))
-    _cache[key] = _Template(ref, S, pool, heap_cap)
+    tpl = _cache[key] = _Template(ref, S, pool, heap_cap)
     _cache.move_to_end(key)
     while len(_cache) > MAX_SCENARIOS:
         _cache.popitem(last=False)
-    return True
+    return tpl
 
 
 def _template(scenario, trace: bool) -> _Template | None:
@@ -218,9 +219,15 @@ def _template(scenario, trace: bool) -> _Template | None:
 def fresh_state(scenario, trace: bool, seed_vals: np.ndarray) -> tuple | None:
     """Return ``(S, pool, heap_cap)`` for ``scenario`` with ``seed_vals`` as the links' seeds, from its template
     or its root's (what ``simulate._build(scenario, seed_vals, trace, {})`` returns), or None if it has none."""
+    out = borrow(scenario, trace, seed_vals)
+    return None if out is None else out[:3]
+
+
+def borrow(scenario, trace: bool, seed_vals: np.ndarray) -> tuple | None:
+    """``fresh_state``, and the template it came from (to ``give_back`` the run's scratch tables to)."""
     tpl = _template(scenario, trace)
     if tpl is not None:
-        return tpl.state(seed_vals), tpl.pool, tpl.heap_cap
+        return tpl.state(seed_vals), tpl.pool, tpl.heap_cap, tpl
     hit = _roots.get(id(scenario))
     if hit is None or hit[0]() is not scenario:
         return None
@@ -228,7 +235,7 @@ def fresh_state(scenario, trace: bool, seed_vals: np.ndarray) -> tuple | None:
     tpl = _template(root, trace) if root is not None else None
     if tpl is None:
         return None
-    return tpl.state(seed_vals, lambda arrays: _patch_starts(scenario, arrays)), tpl.pool, tpl.heap_cap
+    return tpl.state(seed_vals, lambda arrays: _patch_starts(scenario, arrays)), tpl.pool, tpl.heap_cap, tpl
 
 
 def _patch_starts(sc, arrays: list) -> None:
@@ -244,22 +251,19 @@ def _patch_starts(sc, arrays: list) -> None:
         arrays[f.index(name)] = _at_least_one(a)
 
 
-def give_back(scenario, trace: bool, S: L.State) -> L.State:
-    """Return ``S`` (a finished run of ``scenario``) without its scratch tables, which go back to the template
-    they were borrowed from (a set with a table regrown during the run is not one of them, and is dropped)."""
-    tpl = _template(scenario, trace)
-    if tpl is None:
-        hit = _roots.get(id(scenario))
-        root = hit[1]() if hit is not None and hit[0]() is scenario else None
-        tpl = _template(root, trace) if root is not None else None
-    if tpl is not None:
-        made = tpl.sets.get(id(S[_SCRATCH_IDX[0]]))
-        if made is not None and all(a is S[i] for a, i in zip(made[0], _SCRATCH_IDX, strict=True)):
-            if len(tpl.spare) < SPARE_SETS:
-                tpl.spare.append((made[0], made[1], int(S.st[0]["pkt_hw"])))
-            else:
-                del tpl.sets[id(made[0][0])]
-    return S._replace(**dict.fromkeys(SCRATCH))
+def give_back(tpl: _Template, S: L.State) -> L.State:
+    """Return ``S`` (a finished run from ``tpl``, what ``borrow`` or ``remember`` returned) without its scratch
+    tables, which go back to ``tpl`` if they are a set it made (not if the run regrew one of its tables)."""
+    made = tpl.sets.get(id(S[_SCRATCH_IDX[0]]))
+    if made is not None and all(a is S[i] for a, i in zip(made[0], _SCRATCH_IDX, strict=True)):
+        if len(tpl.spare) < SPARE_SETS:
+            tpl.spare.append((made[0], made[1], int(S.st[0]["pkt_hw"])))
+        else:
+            del tpl.sets[id(made[0][0])]
+    out = list(S)
+    for i in _SCRATCH_IDX:
+        out[i] = None
+    return L.State._make(out)
 
 
 def derive(child, parent) -> None:

@@ -3,9 +3,9 @@
 A small run (the 10-file session: ~25 us in the kernel) spent several times its kernel time assembling every
 field of its ``PacketResult`` (per-half reshapes, link ratios, CBR records, the captures' initial sequence
 numbers), most of which its caller never reads. ``LazyPacketResult`` is a ``PacketResult`` that keeps the run's
-state and computes a field on first access: a per-half field alone (from the halves' rows, gathered once), the
-fields of the same rows otherwise together (per message, the scalars, the captures' numbers). Any other field (per
-link, CBR, traces, queue disciplines, and any field added to ``PacketResult`` later) is computed by
+state and computes a field on first access: alone (a per-half field from the halves' rows, gathered once; a
+message field; a counter), or with the field drawn from the same generator (the captures' numbers). Any other field
+(per link, CBR, traces, queue disciplines, and any field added to ``PacketResult`` later) is computed by
 ``simulate._result`` itself, once, on its first access: so every field is what ``simulate._result`` gives, bit for
 bit (``tests/packet/test_build_cache.py`` compares them all, field by field, in a random order, over the golden
 check's scenarios).
@@ -21,6 +21,7 @@ from dataclasses import fields
 
 import numpy as np
 
+from .halves import by_connection, nan_before_zero
 from .kernel import layout as L
 from .results import PacketResult
 
@@ -35,12 +36,10 @@ def _isn(seed_vals: np.ndarray, n_conn: int, n_nodes: int) -> dict:
 
 
 def _half_rows(src) -> tuple:
-    """Every half's ``L.HALF_OUT`` row and every connection's ``timewait_t`` (``simulate._by_connection``), once."""
+    """Every half's ``L.HALF_OUT`` row and every connection's ``timewait_t`` (``halves.by_connection``), once."""
     rows = src.get("half")
     if rows is None:
-        from .simulate import _by_connection
-
-        rows = src["half"] = _by_connection(src["S"], src["nc"])
+        rows = src["half"] = by_connection(src["S"], src["nc"])
     return rows
 
 
@@ -60,9 +59,7 @@ def _closed(src, half, _tw):
 
 
 def _srtt(src, half, _tw):
-    from .simulate import _nan_before_zero
-
-    return _per_half(src, _nan_before_zero(half["srtt"]))
+    return _per_half(src, nan_before_zero(half["srtt"]))
 
 
 def _column(name: str):
@@ -83,31 +80,41 @@ _HALF_FIELDS = {
 }
 
 
-def _messages(src) -> dict:
-    msg = src["S"].msg[:src["nm"]]
-    return dict(message_write_s=msg["write"].copy(), message_done_s=msg["done"].copy(),
-                message_latency_s=msg["done"] - msg["write"], message_conn=msg["conn"].copy(),
-                message_ssn=msg["ssn"].copy())
+def _msg(src) -> np.ndarray:
+    return src["S"].msg[:src["nm"]]
 
 
-def _scalars(src) -> dict:
-    st = src["S"].st[0]
-    return dict(duration_s=src["sc"].duration_s, events=int(st["events"]), packets_created=int(st["created"]),
-                packets_delivered=int(st["delivered"]), packets_dropped_queue=int(st["drop_q"]),
-                packets_dropped_loss=int(st["drop_l"]), packets_in_flight=int(st["pkt_hw"] - st["free_n"]),
-                scenario=src["sc"])
+def _st(src, name: str) -> int:
+    return int(src["S"].st[0][name])
+
+
+def _of_halves(f):
+    return lambda src: f(src, *_half_rows(src))
 
 
 def _captures(src) -> dict:
     return _isn(src["seed_vals"], src["nc"], src["sc"].network.n_nodes)
 
 
-_GROUP_FIELDS = {
-    _messages: ("message_write_s", "message_done_s", "message_latency_s", "message_conn", "message_ssn"),
-    _scalars: ("duration_s", "events", "packets_created", "packets_delivered", "packets_dropped_queue",
-               "packets_dropped_loss", "packets_in_flight", "scenario"),
-    _captures: ("tcp_isn", "tcp_ts_offset"),
+# every other field computed alone, from its rows (as ``simulate._result`` computes it)
+_ONE = {
+    **{name: _of_halves(f) for name, f in _HALF_FIELDS.items()},
+    "message_write_s": lambda src: _msg(src)["write"].copy(),
+    "message_done_s": lambda src: _msg(src)["done"].copy(),
+    "message_latency_s": lambda src: _msg(src)["done"] - _msg(src)["write"],
+    "message_conn": lambda src: _msg(src)["conn"].copy(),
+    "message_ssn": lambda src: _msg(src)["ssn"].copy(),
+    "duration_s": lambda src: src["sc"].duration_s,
+    "events": lambda src: _st(src, "events"),
+    "packets_created": lambda src: _st(src, "created"),
+    "packets_delivered": lambda src: _st(src, "delivered"),
+    "packets_dropped_queue": lambda src: _st(src, "drop_q"),
+    "packets_dropped_loss": lambda src: _st(src, "drop_l"),
+    "packets_in_flight": lambda src: int(src["S"].st[0]["pkt_hw"] - src["S"].st[0]["free_n"]),
+    "scenario": lambda src: src["sc"],
 }
+# fields computed together: the captures' numbers (drawn in this order from one generator)
+_GROUP_FIELDS = {_captures: ("tcp_isn", "tcp_ts_offset")}
 _GROUP_OF = {name: g for g, names in _GROUP_FIELDS.items() for name in names}
 
 
@@ -126,9 +133,9 @@ class _Field:
         src = d.get("_src")
         if src is None:  # built by dataclasses.replace / __init__: every field is in __dict__
             raise AttributeError(self.name)
-        one = _HALF_FIELDS.get(self.name)
+        one = _ONE.get(self.name)
         if one is not None:
-            d[self.name] = one(src, *_half_rows(src))
+            d[self.name] = one(src)
         else:
             group = _GROUP_OF.get(self.name)
             if group is not None:

@@ -21,10 +21,11 @@ from simcore.rng import SeedLike, make_generator
 from . import build_cache
 from ._numba.fixes import compile_fixes
 from .bulk import BulkScenario
+from .halves import by_connection as _by_connection
+from .halves import nan_before_zero as _nan_before_zero
 from .kernel import layout as L
 from .kernel.loop import run
 from .kernel.qdisc import dispatch as Q
-from .kernel.slot import _OUT_WORDS, results_of_slots
 from .lazy_result import lazy_result
 from .params import CONGESTION_CONTROLS, POOL_RULES, RECOVERIES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, SojournTrace, TcpTrace
@@ -33,9 +34,6 @@ from .tcp.cc import registry as cc_registry
 
 __all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace", "SojournTrace", "simulate",
            "run_to_end"]
-
-
-_RTO_WORD = L.HALF_OUT.fields["rto"][1] // 8  # (HALF_OUT's fields are its 8-byte words in order: kernel.slot)
 
 
 def _sizes(sc: Scenario | BulkScenario) -> tuple[int, int, int]:
@@ -578,12 +576,6 @@ def _sctp_row(row: np.ndarray, sp: SctpParams) -> None:
         row[name] = v
 
 
-def _nan_before_zero(a: np.ndarray) -> np.ndarray:
-    out = a.astype(float).copy()
-    out[out < 0] = np.nan
-    return out
-
-
 _CBR_RECORD_BYTES = 24  # a CBR packet's record (three float64)
 
 
@@ -626,7 +618,7 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     caps: dict = {}
     while True:
         try:
-            (S, pool, heap_cap), small = _built(scenario, seed_vals, trace, caps)
+            (S, pool, heap_cap), tpl = _built(scenario, seed_vals, trace, caps)
             S = run_to_end(S)
         except MemoryError as exc:  # the tables this scenario asks for: say which, as a refusal
             raise ValueError(_too_big(scenario, exc)) from exc
@@ -654,8 +646,8 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
             caps["trace_soj"] = int(st["n_sojtr"]) + 1
         if flags & L.OVF_CBR:
             caps["cbr"] = int(st["n_cbrrec"]) + 1
-    if small:  # the engine's tables go back to the template; the result is assembled when read (lazy_result)
-        S = build_cache.give_back(scenario, trace, S)
+    if tpl is not None:  # the engine's tables go back to the template; the result is assembled when read
+        S = build_cache.give_back(tpl, S)
         if not trace:
             return lazy_result(scenario, S, seed_vals, *_sizes(scenario)[:2])
     # Initial sequence numbers of captures (``PacketResult.to_pcap``): from a generator seeded with the link
@@ -687,33 +679,16 @@ def _link_seeds(seed: SeedLike, n: int) -> np.ndarray:
 
 
 def _built(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tuple:
-    """Return (``_build(sc, seed_vals, trace, caps)``, whether the state is small): for a first try, from the
-    template ``build_cache`` keeps of this scenario if it has one (else built, and kept if small)."""
+    """Return (``_build(sc, seed_vals, trace, caps)``, the ``build_cache`` template it comes from or is kept as, or
+    None: a state too big to keep, or a retry): for a first try, from the template of this scenario if there is one
+    (else built, and kept if small)."""
     if caps:
-        return _build(sc, seed_vals, trace, caps), False
-    out = build_cache.fresh_state(sc, trace, seed_vals)
+        return _build(sc, seed_vals, trace, caps), None
+    out = build_cache.borrow(sc, trace, seed_vals)
     if out is not None:
-        return out, True
+        return out[:3], out[3]
     out = _build(sc, seed_vals, trace, caps)
     return out, build_cache.remember(sc, trace, *out)
-
-
-def _by_connection(S: L.State, nc: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return the results of every half of the scenario (``L.HALF_OUT`` records, half ``2 * cid + d``) and every
-    connection's ``timewait_t``: from its slot if it holds one, from what it left when it gave its slot
-    back (``S.half_out``, completed in place), else (never needed) as a half starts. Rows are copied as 8-byte
-    words, the fields' bits exactly, as the kernel copies them when a slot is given back (``kernel.slot``)."""
-    if nc == 0:
-        return np.zeros(0, L.HALF_OUT), np.zeros(0)
-    out = S.half_out[:2 * nc]
-    timewait = S.conn_id["timewait_t"].copy()
-    if results_of_slots(out, S.half, S.conn, S.conn_id, timewait):  # some never took a slot: as a half starts
-        never = np.flatnonzero(S.conn_id["slot"] == -1)
-        words = out.view(np.int64).reshape(nc, 2, -1)
-        words[never] = S.half_tpl.view(np.int64)[_OUT_WORDS]
-        words[never, :, _RTO_WORD] = np.repeat(S.conn_par["init_rto"][S.conn_id["par"][never]], 2).reshape(-1, 2) \
-            .view(np.int64)
-    return out, timewait
 
 
 def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset: np.ndarray | None = None
