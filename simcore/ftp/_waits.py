@@ -27,11 +27,11 @@ instant, and moving it a nanosecond would cost a pass and change nothing.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, replace
+import math
+from dataclasses import dataclass
 
-import numpy as np
-
-from simcore.packet import PacketResult, Scenario, build_cache, simulate
+from simcore._validate import check_real
+from simcore.packet import Message, PacketResult, Scenario, build_cache, simulate
 
 __all__ = ["Wait", "simulate_with_waits", "EPS_S"]
 
@@ -53,10 +53,25 @@ class Wait:
     delay_s: float = 0.0  # ... and this long after it
 
 
-def _event_times(res: PacketResult, waits: tuple[Wait, ...]) -> np.ndarray:
-    out = np.empty(len(waits))
-    for i, w in enumerate(waits):
-        out[i] = (res.message_done_s[w.ref] if w.kind == "done" else res.established_s[w.ref]) + w.delay_s
+def _event_times(res: PacketResult, waits: tuple[Wait, ...]) -> list[float]:
+    """Each wait's time: its event's (nan if it never happened) plus its delay."""
+    done = est = None
+    out = []
+    for w in waits:
+        if w.kind == "done":
+            done = res.message_done_s if done is None else done
+            out.append(float(done[w.ref]) + w.delay_s)
+        else:
+            est = res.established_s if est is None else est
+            out.append(float(est[w.ref]) + w.delay_s)
+    return out
+
+
+def _moved(m: Message, start_time_s: float) -> Message:
+    """``replace(m, start_time_s=start_time_s)`` with only the field that changes checked (the rest of ``m`` was
+    checked when it was made): a full re-check per moved message cost as much as a small session's run."""
+    out = copy.copy(m)
+    object.__setattr__(out, "start_time_s", check_real("start_time_s", start_time_s, 0.0))
     return out
 
 
@@ -74,7 +89,7 @@ def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes:
                         ) -> tuple[PacketResult, Scenario, int]:
     """Return (result, the scenario with the start times that satisfy ``waits``, number of passes)."""
     msgs = list(sc.messages)
-    base = np.array([m.start_time_s for m in msgs])
+    base = [float(m.start_time_s) for m in msgs]
     never = sc.duration_s * 2.0 + 1.0
     waited = sorted({w.msg for w in waits})
     for n in range(1, max_passes + 1):
@@ -85,13 +100,14 @@ def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes:
         desired = {j: base[j] for j in waited}
         floor = dict(desired)  # the earliest write that is consistent: a 'done' event may coincide with it
         for w, t in zip(waits, need, strict=True):
-            t = never if np.isnan(t) else float(t)
+            t = never if math.isnan(t) else t
             desired[w.msg] = max(desired[w.msg], t + EPS_S)
             floor[w.msg] = max(floor[w.msg], t + (EPS_S if w.kind == "established" else 0.0))
         fixes: list[tuple[float, int]] = []
+        write = res.message_write_s
         for j in waited:
-            wr = res.message_write_s[j]
-            if np.isnan(wr):
+            wr = float(write[j])
+            if math.isnan(wr):
                 if msgs[j].start_time_s <= base[j]:
                     continue  # not written because what it follows never completed: nothing to move
                 wr = msgs[j].start_time_s  # pushed past the end on an earlier pass: held back, maybe no longer
@@ -105,6 +121,6 @@ def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes:
         first = min(t for t, _ in fixes)
         for t, j in fixes:  # the earliest departure, and any other at that same instant (e.g. pipelined SIZEs)
             if t <= first + EPS_S / 2:
-                msgs[j] = replace(msgs[j], start_time_s=float(desired[j]))
+                msgs[j] = _moved(msgs[j], float(desired[j]))
         sc = _with_messages(sc, tuple(msgs))
     raise RuntimeError(f"simulate_with_waits: no fixed point after {max_passes} passes")
