@@ -50,7 +50,8 @@ SPARE_SETS = 2  # scratch sets kept per template (one per run in progress at onc
 # the event engine's tables: written during the run only, never read by the result (simulate._result)
 SCRATCH = ("seg", "ooo", "pkt", "pkt_free", "ring", "heap_t", "heap_s", "heap_k", "heap_a", "lane")
 _SCRATCH_IDX = tuple(L.State._fields.index(n) for n in SCRATCH)
-_RNG = L.State._fields.index("rng")
+_RNG, _MSG, _KNOWN_T, _KNOWN_K, _KNOWN_A = (L.State._fields.index(n) for n in ("rng", "msg", "known_t", "known_k",
+                                                                             "known_a"))
 BLOCKS = 4  # copies of a template's block kept for reuse (one per result alive at once, beyond: made anew)
 
 
@@ -90,6 +91,7 @@ class _Template:
         self.spare: list[tuple[list[np.ndarray], list[np.ndarray], int]] = []
         self.sets: dict[int, tuple] = {}  # id(first table) -> (tables, their bytes): the sets made for this template
         self.heap_n = int(S.heap_m[0])  # events in the heap before the run
+        self._first = None  # first_events(), made on first use
         # every other array lives in one block, copied at once: one allocation and one memcpy per run instead of
         # one of each per array; each starts on a 64-byte boundary (aligned, as numba's signatures expect)
         self.offset = {}
@@ -112,6 +114,18 @@ class _Template:
             rows = self._rows_read(name, a.shape[0])
             if rows:
                 self.plan.append((k, a.nbytes // a.shape[0], rows, None if self.zero[i] else self.bytes[i]))
+
+    def first_events(self) -> tuple:
+        """The root scenario's events known before the run (``simulate._first_events``: time, kind, argument, in
+        numbering order), where in them the messages written at a time are, and which messages those are."""
+        if self._first is None:
+            from .simulate import _first_events
+
+            sc = self.ref()
+            t, kind, arg = _first_events(sc)
+            at = np.flatnonzero(kind == L.EV_WRITE)
+            self._first = (t, kind, arg, at, arg[at])
+        return self._first
 
     def _rows_read(self, name: str, n: int) -> int:
         """How many first rows of scratch table ``name`` (of ``n`` rows) a run may read before writing them:
@@ -235,20 +249,24 @@ def borrow(scenario, trace: bool, seed_vals: np.ndarray) -> tuple | None:
     tpl = _template(root, trace) if root is not None else None
     if tpl is None:
         return None
-    return tpl.state(seed_vals, lambda arrays: _patch_starts(scenario, arrays)), tpl.pool, tpl.heap_cap, tpl
+    return tpl.state(seed_vals, lambda arrays: _patch_starts(scenario, tpl, arrays)), tpl.pool, tpl.heap_cap, tpl
 
 
-def _patch_starts(sc, arrays: list) -> None:
-    """Write ``sc``'s message start times, and the events known before the run, into a copy of its root's state."""
-    from .simulate import _at_least_one, _first_events, _known_events
+def _patch_starts(sc, tpl: _Template, arrays: list) -> None:
+    """Write ``sc``'s message start times, and the events known before the run, into a copy of its root's state
+    (``tpl``'s): the known events are the root's with the times of the messages written at a time replaced."""
+    from .simulate import _at_least_one, _known_events
 
-    f = L.State._fields
-    nm = len(sc.messages)
-    if nm:
-        arrays[f.index("msg")]["start"][:nm] = [m.start_time_s for m in sc.messages]
-    kt, kk, ka = _known_events(*_first_events(sc))
-    for name, a in (("known_t", kt), ("known_k", kk), ("known_a", ka)):
-        arrays[f.index(name)] = _at_least_one(a)
+    starts = np.array([m.start_time_s for m in sc.messages], np.float64)
+    if starts.size:
+        arrays[_MSG]["start"][:starts.size] = starts
+    t, kind, arg, at, wm = tpl.first_events()
+    t = t.copy()
+    t[at] = starts[wm]
+    kt, kk, ka = _known_events(t, kind, arg)
+    arrays[_KNOWN_T] = _at_least_one(kt)
+    arrays[_KNOWN_K] = _at_least_one(kk)
+    arrays[_KNOWN_A] = _at_least_one(ka)
 
 
 def give_back(tpl: _Template, S: L.State) -> L.State:
