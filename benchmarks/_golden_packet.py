@@ -7,8 +7,9 @@ The scenarios cover every kernel path: the three variants with random loss, ever
 with each of them, each era preset with Reno's window and with its own congestion control (a scenario added
 later is checked once a file written after it holds it), drop_sequence, loss on arrival, multistream, relays,
 pools, non-persistent connections (row recycling), CBR and both fluid background granularities, timestamps,
-each era preset, delayed ACKs, traces on, 4.4BSD's tick timers with a retransmission timeout, and connection
-slots given back and taken again (more than 4096 connections).
+each era preset, delayed ACKs, traces on, 4.4BSD's tick timers with a retransmission timeout, connection
+slots given back and taken again (more than 4096 connections), each queue discipline with drops and with ECN
+marks, and spared retransmissions.
 """
 
 from __future__ import annotations
@@ -24,12 +25,15 @@ import numpy as np
 from simcore.packet import (
     CONGESTION_CONTROLS,
     CbrSource,
+    CoDelParams,
     Connection,
     ConnectionPool,
     FluidBackground,
+    FqCoDelParams,
     LinkParams,
     Message,
     Network,
+    RedParams,
     Scenario,
     SctpParams,
     TcpParams,
@@ -103,7 +107,25 @@ def _scenarios():
     net = chain(1, LinkParams(rate_bps=2e6, delay_s=0.05, queue_packets=100, drop_sequence=(3, 25)))
     yield "bsd44lite-delack-rto", bulk_scenario(net, [(0, 1)], TcpParams.preset("bsd44lite"), 12.0), True
     yield "slot-recycling", _slot_recycling(), False
+    yield from _aqm_scenarios()
     yield from _sctp_scenarios()
+
+
+def _aqm_scenarios():
+    """Queue disciplines at the bottleneck (kernel.qdisc): CoDel, FQ-CoDel and RED, each dropping (no ECN) under
+    NewReno and marking (ECN end to end) under CUBIC, with random losses so that the seed matters; one of each
+    traced (the sojourn trace); and drop-tail sparing TCP's retransmissions from its random losses."""
+    qs = {"codel": (CoDelParams(), CoDelParams(ecn=True)), "fq_codel": (FqCoDelParams(ecn=False), FqCoDelParams()),
+          "red": (RedParams(), RedParams(ecn=True))}
+    for name, (plain, marking) in qs.items():
+        for q, tcp, tag, trace in ((plain, TcpParams(variant="newreno"), "drop", False),
+                                   (marking, TcpParams(variant="sack", congestion_control="cubic", ecn=True),
+                                    "ecn-cubic", True)):
+            db = dumbbell(3, LinkParams(rate_bps=8e6, delay_s=0.02, queue_packets=150, loss_prob=0.002, queue=q))
+            yield f"aqm-{name}-{tag}", bulk_scenario(db.network, db.pairs, tcp, 6.0, [0.0, 0.2, 0.4]), trace
+    db = dumbbell(2, LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=30, loss_prob=0.02,
+                                spared_retransmissions=("tcp",)))
+    yield "spared-retx", bulk_scenario(db.network, db.pairs, TcpParams(variant="sack"), 6.0), True
 
 
 def _slot_recycling(n_conn=5000, n_servers=3):

@@ -27,11 +27,12 @@ instant, and moving it a nanosecond would cost a pass and change nothing.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.packet import PacketResult, Scenario, simulate
+from simcore._validate import check_real
+from simcore.packet import Message, PacketResult, Scenario, build_cache, simulate
 
 __all__ = ["Wait", "simulate_with_waits", "EPS_S"]
 
@@ -53,10 +54,11 @@ class Wait:
     delay_s: float = 0.0  # ... and this long after it
 
 
-def _event_times(res: PacketResult, waits: tuple[Wait, ...]) -> np.ndarray:
-    out = np.empty(len(waits))
-    for i, w in enumerate(waits):
-        out[i] = (res.message_done_s[w.ref] if w.kind == "done" else res.established_s[w.ref]) + w.delay_s
+def _moved(m: Message, start_time_s: float) -> Message:
+    """``replace(m, start_time_s=start_time_s)`` with only the field that changes checked (the rest of ``m`` was
+    checked when it was made): a full re-check per moved message cost as much as a small session's run."""
+    out = copy.copy(m)
+    object.__setattr__(out, "start_time_s", check_real("start_time_s", start_time_s, 0.0))
     return out
 
 
@@ -66,6 +68,7 @@ def _with_messages(sc: Scenario, msgs: tuple) -> Scenario:
     pass cost a quarter of a small session's time.)"""
     out = copy.copy(sc)
     object.__setattr__(out, "messages", msgs)
+    build_cache.derive(out, sc)  # only start times changed: its kernel state is made from sc's, not built anew
     return out
 
 
@@ -73,37 +76,45 @@ def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes:
                         ) -> tuple[PacketResult, Scenario, int]:
     """Return (result, the scenario with the start times that satisfy ``waits``, number of passes)."""
     msgs = list(sc.messages)
-    base = np.array([m.start_time_s for m in msgs])
     never = sc.duration_s * 2.0 + 1.0
-    waited = sorted({w.msg for w in waits})
+    if waits:  # the waits as arrays, grouped by the message that waits (each pass is then a few numpy operations)
+        order = sorted(range(len(waits)), key=lambda i: waits[i].msg)
+        ws = [waits[i] for i in order]
+        waited = np.array(sorted({w.msg for w in ws}), np.int64)
+        group = np.flatnonzero(np.r_[True, np.diff([w.msg for w in ws]) != 0])  # first wait of each message
+        is_done = np.array([w.kind == "done" for w in ws])
+        ref = np.array([w.ref for w in ws], np.int64)
+        delay = np.array([w.delay_s for w in ws], np.float64)
+        lag = np.where(is_done, 0.0, EPS_S)  # a 'done' event may coincide with the write; a connect() may not
+        base = np.array([m.start_time_s for m in msgs], np.float64)[waited]
+        start = base.copy()  # the waiting messages' start times now
     for n in range(1, max_passes + 1):
         res = simulate(sc, seed=seed)
         if not waits:
             return res, sc, n
-        need = _event_times(res, waits)
-        desired = {j: base[j] for j in waited}
-        floor = dict(desired)  # the earliest write that is consistent: a 'done' event may coincide with it
-        for w, t in zip(waits, need, strict=True):
-            t = never if np.isnan(t) else float(t)
-            desired[w.msg] = max(desired[w.msg], t + EPS_S)
-            floor[w.msg] = max(floor[w.msg], t + (EPS_S if w.kind == "established" else 0.0))
-        fixes: list[tuple[float, int]] = []
-        for j in waited:
-            wr = res.message_write_s[j]
-            if np.isnan(wr):
-                if msgs[j].start_time_s <= base[j]:
-                    continue  # not written because what it follows never completed: nothing to move
-                wr = msgs[j].start_time_s  # pushed past the end on an earlier pass: held back, maybe no longer
-            d = desired[j]
-            if wr < floor[j] - EPS_S / 2:  # written before what it waits for (or, for a connect(), at its instant)
-                fixes.append((wr, j))
-            elif wr > d + EPS_S / 2 and msgs[j].start_time_s > base[j] and wr == msgs[j].start_time_s:
-                fixes.append((d, j))  # held back by a start time set on an earlier pass, longer than needed now
-        if not fixes:
+        t = np.empty(len(ws))
+        t[is_done] = res.message_done_s[ref[is_done]]
+        t[~is_done] = res.established_s[ref[~is_done]]
+        t += delay
+        t[np.isnan(t)] = never
+        desired = np.maximum(base, np.maximum.reduceat(t + EPS_S, group))
+        floor = np.maximum(base, np.maximum.reduceat(t + lag, group))  # the earliest write that is consistent
+        wr = res.message_write_s[waited]
+        unwritten = np.isnan(wr)
+        # not written because what it follows never completed: nothing to move; pushed past the end on an earlier
+        # pass: held back, maybe no longer
+        wr = np.where(unwritten, start, wr)
+        live = ~unwritten | (start > base)
+        early = live & (wr < floor - EPS_S / 2)  # written before what it waits for (or, for a connect(), at it)
+        late = live & ~early & (wr > desired + EPS_S / 2) & (start > base) & (wr == start)  # held back too long
+        fix = early | late
+        if not fix.any():
             return res, sc, n
-        first = min(t for t, _ in fixes)
-        for t, j in fixes:  # the earliest departure, and any other at that same instant (e.g. pipelined SIZEs)
-            if t <= first + EPS_S / 2:
-                msgs[j] = replace(msgs[j], start_time_s=float(desired[j]))
+        when = np.where(early, wr, desired)
+        first = when[fix].min()
+        for i in np.flatnonzero(fix & (when <= first + EPS_S / 2)):  # the earliest departure, and any other at that
+            j = int(waited[i])  # same instant (e.g. pipelined SIZEs)
+            msgs[j] = _moved(msgs[j], float(desired[i]))
+            start[i] = msgs[j].start_time_s
         sc = _with_messages(sc, tuple(msgs))
     raise RuntimeError(f"simulate_with_waits: no fixed point after {max_passes} passes")

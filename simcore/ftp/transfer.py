@@ -56,6 +56,23 @@ class Transfer:
     passes: int  # simulator runs the wait fixed point needed
 
 
+@lru_cache(maxsize=64)
+def _plan_facts(params: FtpParams) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """What ``_record`` reads of the plan alone (not of the run), made once per plan: the command and reply bytes
+    from mget on per direction, which connections are data connections the server closes, and the (index, size) of
+    the file messages (the listing excluded)."""
+    pl = _plan(params)[0]
+    ctrl = np.zeros(2, np.int64)
+    for i, m in enumerate(pl.msgs):
+        if pl.kind[i] != "data" and pl.file[i] >= 0:  # commands and replies from mget on
+            c = pl.conns[m.conn]
+            ctrl[int((c.client if m.sender == "client" else c.server) == SERVER)] += m.size_bytes
+    closed_by_server = np.array([pl.conn_role[i] == "data" and c.closer != "none"
+                                 and (c.closer == "client") == (c.client == SERVER) for i, c in enumerate(pl.conns)])
+    data_msgs = tuple((i, m.size_bytes) for i, m in enumerate(pl.msgs) if pl.kind[i] == "data" and pl.file[i] > 0)
+    return ctrl, closed_by_server, data_msgs
+
+
 def _record(p: FtpParams, pl: Plan, res, passes: int) -> Transfer:
     n = p.n_files
     done = res.message_done_s
@@ -65,14 +82,8 @@ def _record(p: FtpParams, pl: Plan, res, passes: int) -> Transfer:
     completed = bool(np.all(np.isfinite(data_at)) and np.all(np.isfinite(at_226)))
     time_s = float(at_226.max()) if completed else float("nan")  # the last 226 to arrive
     complete_s = float(max(data_at.max(), at_226.max())) if completed else float("nan")
-    ctrl = np.zeros(2, np.int64)
-    for i, m in enumerate(pl.msgs):
-        if pl.kind[i] != "data" and pl.file[i] >= 0:  # commands and replies from mget on
-            c = pl.conns[m.conn]
-            ctrl[int((c.client if m.sender == "client" else c.server) == SERVER)] += m.size_bytes
+    ctrl, closed_by_server, data_msgs = _plan_facts(p)
     tw = res.timewait_s
-    closed_by_server = np.array([pl.conn_role[i] == "data" and c.closer != "none"
-                                 and (c.closer == "client") == (c.client == SERVER) for i, c in enumerate(pl.conns)])
     tw_data = tw[closed_by_server & ~np.isnan(tw)]
     at = tw_data.max() if tw_data.size else np.nan  # when the last data connection the server closed is done
     in_tw = tw_data[(tw_data <= at) & (tw_data + p.time_wait_s > at)]
@@ -80,9 +91,8 @@ def _record(p: FtpParams, pl: Plan, res, passes: int) -> Transfer:
     return Transfer(
         time_s=time_s, complete_s=complete_s, completed=completed, start_s=t0,
         gave_up=bool(ab.size) and not completed, gave_up_s=float(ab.min()) if ab.size else float("nan"),
-        file_data_s=data_at, file_226_s=at_226, control_bytes=ctrl,
-        data_bytes=int(sum(pl.msgs[i].size_bytes for i in range(len(pl.msgs))
-                           if pl.kind[i] == "data" and pl.file[i] > 0 and np.isfinite(done[i]))),
+        file_data_s=data_at, file_226_s=at_226, control_bytes=ctrl.copy(),
+        data_bytes=int(sum(size for i, size in data_msgs if np.isfinite(done[i]))),
         conn_role=tuple(pl.conn_role), conn_segments=res.segments_sent, conn_bytes=res.delivered_bytes,
         conn_retransmits=res.retransmits, conn_timeouts=res.timeouts, n_connections=len(pl.conns),
         retransmits=int(res.retransmits.sum()), timeouts=int(res.timeouts.sum()),

@@ -18,11 +18,15 @@ from simcore._validate import MEMORY_BUDGET_BYTES, check_bool
 from simcore.engine import heap_new
 from simcore.rng import SeedLike, make_generator
 
+from . import build_cache
 from ._numba.fixes import compile_fixes
 from .bulk import BulkScenario
+from .halves import by_connection as _by_connection
+from .halves import nan_before_zero as _nan_before_zero
 from .kernel import layout as L
 from .kernel.loop import run
 from .kernel.qdisc import dispatch as Q
+from .lazy_result import lazy_result
 from .params import CONGESTION_CONTROLS, POOL_RULES, RECOVERIES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, SojournTrace, TcpTrace
 from .sctp_params import SctpParams
@@ -340,15 +344,24 @@ def _free_list(old: int, new: int) -> np.ndarray:
     return free
 
 
+_compiled = False  # True once ``run`` has compiled (or loaded its cache)
+
+
+def _set_compiled() -> None:
+    global _compiled
+    _compiled = True
+
+
 def run_to_end(S: L.State) -> L.State:
     """Run the kernel on ``S`` to its end, growing a per-half row table whenever it pauses for one;
     return the (possibly regrown) state."""
     while True:
-        if run.signatures:
+        if _compiled or run.signatures:  # (numba's signatures list costs ~30 us to make: asked until compiled)
             run(S)
         else:  # the first call compiles every packet kernel (or loads them from numba's cache)
             with compile_fixes():
                 run(S)
+        _set_compiled()
         st = S.st
         if not st["flags"][0] & L.PAUSE_ROWS:
             return S
@@ -578,12 +591,6 @@ def _sctp_row(row: np.ndarray, sp: SctpParams) -> None:
         row[name] = v
 
 
-def _nan_before_zero(a: np.ndarray) -> np.ndarray:
-    out = a.astype(float).copy()
-    out[out < 0] = np.nan
-    return out
-
-
 _CBR_RECORD_BYTES = 24  # a CBR packet's record (three float64)
 
 
@@ -624,13 +631,11 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     if not isinstance(scenario, (Scenario, BulkScenario)):
         raise ValueError(f"scenario={scenario!r} is not allowed: must be a Scenario or a BulkScenario")
     check_bool("trace", trace)
-    rng = make_generator(seed)
-    nl = len(scenario.network.links)
-    seed_vals = rng.integers(0, 2**64, size=max(nl, 1), dtype=np.uint64, endpoint=False)
+    seed_vals = _link_seeds(seed, max(len(scenario.network.links), 1))
     caps: dict = {}
     while True:
         try:
-            S, pool, heap_cap = _build(scenario, seed_vals, trace, caps)
+            (S, pool, heap_cap), tpl = _built(scenario, seed_vals, trace, caps)
             S = run_to_end(S)
         except MemoryError as exc:  # the tables this scenario asks for: say which, as a refusal
             raise ValueError(_too_big(scenario, exc)) from exc
@@ -658,6 +663,10 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
             caps["trace_soj"] = int(st["n_sojtr"]) + 1
         if flags & L.OVF_CBR:
             caps["cbr"] = int(st["n_cbrrec"]) + 1
+    if tpl is not None:  # the engine's tables go back to the template; the result is assembled when read
+        S = build_cache.give_back(tpl, S)
+        if not trace:
+            return lazy_result(scenario, S, seed_vals, *_sizes(scenario)[:2])
     # Initial sequence numbers of captures (``PacketResult.to_pcap``): from a generator seeded with the link
     # seeds, so they take no draw from ``seed`` and change nothing else.
     # The timestamp clock offsets are drawn after the ISNs, so the ISNs are those of runs before timestamps.
@@ -667,27 +676,36 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     return _result(scenario, S, isn, ts_offset)
 
 
-def _by_connection(S: L.State, nc: int) -> tuple[np.ndarray, np.ndarray]:
-    """Return the results of every half of the scenario (``L.HALF_OUT`` records, half ``2 * cid + d``) and every
-    connection's ``timewait_t``: from its slot if it holds one, from what it left when it gave its slot
-    back (``S.half_out``, completed in place), else (never needed) as a half starts."""
-    if nc == 0:
-        return np.zeros(0, L.HALF_OUT), np.zeros(0)
-    out = S.half_out[:2 * nc]
-    slot = S.conn_id["slot"]
-    never = np.flatnonzero(slot == -1)
-    if never.size:
-        h = np.repeat(2 * never, 2) + np.tile([0, 1], never.size)
-        out[h] = S.half_tpl[list(L.HALF_OUT.names)].astype(L.HALF_OUT)[0]
-        out["rto"][h] = np.repeat(S.conn_par["init_rto"][S.conn_id["par"][never]], 2)
-    live = np.flatnonzero(slot >= 0)
-    src = np.repeat(2 * slot[live], 2) + np.tile([0, 1], live.size)
-    dst = np.repeat(2 * live, 2) + np.tile([0, 1], live.size)
-    for f in L.HALF_OUT.names:
-        out[f][dst] = S.half[f][src]
-    timewait = S.conn_id["timewait_t"].copy()
-    timewait[live] = S.conn["timewait_t"][slot[live]]
-    return out, timewait
+_SEEDS_KEPT = 1 << 14  # (seed, links) pairs whose link seeds are kept (16 bytes a link each)
+_seeds: dict = {}
+
+
+def _link_seeds(seed: SeedLike, n: int) -> np.ndarray:
+    """Return the links' seeds of a run with ``seed``: ``n`` draws from ``make_generator(seed)``. Those of an int
+    seed are kept (read-only) and handed out again: a small run's seeding costs a fifth of its kernel time."""
+    key = (seed, n) if type(seed) is int else None
+    vals = _seeds.get(key) if key is not None else None
+    if vals is None:
+        vals = make_generator(seed).integers(0, 2**64, size=n, dtype=np.uint64, endpoint=False)
+        if key is not None:
+            vals.flags.writeable = False
+            if len(_seeds) >= _SEEDS_KEPT:
+                _seeds.clear()
+            _seeds[key] = vals
+    return vals
+
+
+def _built(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps: dict) -> tuple:
+    """Return (``_build(sc, seed_vals, trace, caps)``, the ``build_cache`` template it comes from or is kept as, or
+    None: a state too big to keep, or a retry): for a first try, from the template of this scenario if there is one
+    (else built, and kept if small)."""
+    if caps:
+        return _build(sc, seed_vals, trace, caps), None
+    out = build_cache.borrow(sc, trace, seed_vals)
+    if out is not None:
+        return out[:3], out[3]
+    out = _build(sc, seed_vals, trace, caps)
+    return out, build_cache.remember(sc, trace, *out)
 
 
 def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset: np.ndarray | None = None

@@ -44,6 +44,8 @@ for _name in ("HALF", "HALF_OUT"):  # words are fields only if every field is 8 
         raise TypeError(f"kernel.layout.{_name} has a field that is not 8 bytes: "
                         "kernel.slot copies its rows by 8-byte words")
 _OUT_WORDS = np.array([L.HALF.fields[f][1] // 8 for f in L.HALF_OUT.names], np.int64)  # each HALF_OUT field's word
+if [L.HALF_OUT.fields[f][1] for f in L.HALF_OUT.names] != list(range(0, L.HALF_OUT.itemsize, 8)):
+    raise TypeError("kernel.layout.HALF_OUT's fields are not its words in order: kernel.slot copies them so")
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -131,3 +133,21 @@ def maybe_free(S, c):
     """Give slot ``c`` back if its connection is done (``_free_slot``); the quick tests inline, per packet."""
     if S.st[0].recycle == 1 and S.conn[c].n_pkts == 0 and not math.isnan(S.half[2 * c].fin_acked_t):
         outline(_free_slot, (S, c))
+
+
+@njit(cache=True, error_model="numpy")
+def results_of_slots(out, half, conn, conn_id, timewait):
+    """After a run: copy into ``out`` (``S.half_out``, a row per half of the scenario) the rows of every connection
+    that still holds a slot, as ``_free_slot`` copies them when it gives one back, and its ``timewait_t`` into
+    ``timewait`` (one per connection); return how many connections never took a slot (their rows are not set)."""
+    never = 0
+    for cid in range(conn_id.shape[0]):
+        c = conn_id[cid].slot
+        if c >= 0:
+            for d in range(2):
+                for j in range(_OUT_N):
+                    set_word(out, 2 * cid + d, j, word(half, 2 * c + d, _OUT_WORDS[j]))
+            timewait[cid] = conn[c].timewait_t
+        elif c == -1:
+            never += 1
+    return never

@@ -1,0 +1,81 @@
+"""``simulate_many`` gives, run by run, what separate ``simulate`` calls give (every field, bit for bit), over
+seeds of one scenario and over lists of scenarios: lossy TCP, non-persistent connections, SCTP, CBR."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore.packet import (
+    CbrSource,
+    Connection,
+    LinkParams,
+    Message,
+    Network,
+    Scenario,
+    TcpParams,
+    build_cache,
+    bulk_scenario,
+    dumbbell,
+    request_response_scenario,
+    simulate,
+)
+from simcore.packet.batch import simulate_many
+
+
+def _files(loss):
+    net = Network(2, Network.duplex(0, 1, LinkParams(rate_bps=1e6, delay_s=0.035, queue_packets=50, loss_prob=loss)))
+    return request_response_scenario(net, 0, 1, 100, [10 * 1024] * 10, TcpParams(), persistent=False,
+                                     duration_s=600.0)
+
+
+def _sctp():
+    net = Network(2, Network.duplex(0, 1, LinkParams(rate_bps=4e6, delay_s=0.03, queue_packets=40, loss_prob=0.02)))
+    msgs = tuple(Message(0, 20_000 + 3000 * k, "client" if k % 3 else "server", stream=k % 4, start_time_s=0.02 * k)
+                 for k in range(8))
+    return Scenario(net, (Connection(0, 1, transport="sctp", closer="client"),), msgs, duration_s=20.0)
+
+
+def _cbr():
+    db = dumbbell(2, LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=50, loss_prob=0.01))
+    cbr = (CbrSource(db.left[0], db.right[0], (3e6, 0.0, 5e6), (0.0, 1.0, 2.0), 1000, 0.5, 4.0),)
+    return bulk_scenario(db.network, db.pairs, TcpParams(variant="sack"), 4.0, cbr=cbr)
+
+
+@pytest.mark.parametrize("make", [lambda: _files(0.03), _sctp, _cbr], ids=["files-3%-loss", "sctp-loss", "cbr-sack"])
+def test_many_seeds_of_one_scenario_are_separate_runs(make, assert_same, eager):
+    sc = make()
+    seeds = [0, 7, 7, 2**40]
+    got = simulate_many(sc, seeds)
+    assert len(got) == len(seeds)
+    for s, r in zip(seeds, got, strict=True):
+        assert_same(r, eager(sc, s), f"seed {s}")
+    # the runs differ where the seeds do (losses drawn per link from each seed), and repeat where they repeat
+    assert got[0].packets_dropped_loss != got[1].packets_dropped_loss or not np.array_equal(
+        got[0].message_done_s, got[1].message_done_s, equal_nan=True)
+    assert_same(got[1], got[2], "repeated seed")
+
+
+def test_a_list_of_scenarios_with_one_seed_or_one_seed_each(assert_same, eager):
+    scs = [_files(lo) for lo in (0.0, 0.01, 0.1)]
+    for seeds in (5, [5, 6, 7]):
+        got = simulate_many(scs, seeds)
+        for i, (sc, r) in enumerate(zip(scs, got, strict=True)):
+            assert_same(r, eager(sc, seeds if isinstance(seeds, int) else seeds[i]), f"scenario {i}")
+
+
+def test_bad_arguments_are_refused_before_any_run():
+    sc = _files(0.0)
+    build_cache.clear()
+    with pytest.raises(ValueError, match="seeds"):
+        simulate_many(sc, 3)  # one scenario needs a sequence of seeds
+    with pytest.raises(ValueError, match=r"seeds\[1\]"):
+        simulate_many(sc, [1, -2])
+    assert not build_cache._cache  # nothing run
+    with pytest.raises(ValueError, match="one per scenario"):
+        simulate_many([sc, sc], [1, 2, 3])
+    with pytest.raises(ValueError, match=r"scenario\[1\]"):
+        simulate_many([sc, "x"], 1)
+    with pytest.raises(ValueError, match="trace"):
+        simulate_many(sc, [1], trace="yes")
+    assert simulate(sc, seed=1).events == simulate_many(sc, [1])[0].events
