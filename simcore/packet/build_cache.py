@@ -3,7 +3,8 @@ costs a copy of its arrays instead of a build.
 
 ``simulate`` builds the kernel's state (``simulate._build``: routes, records, heap, known events) from the
 scenario's objects, which for a small scenario costs an order of magnitude more than running it. Everything
-in that state depends on the scenario alone except the per-link seeds (``State.rng``), so the state built for a
+in that state depends on the scenario alone except the per-link seeds (``State.rng``) and the streams a congestion
+control draws from them (``conn_par.cc_seed``, BBR's), so the state built for a
 scenario is kept here as a template, and a later call with the same scenario object gets a copy with its own
 seeds: the same arrays, bit for bit, as a new build would give (``tests/packet/test_build_cache.py``).
 
@@ -52,6 +53,7 @@ SCRATCH = ("seg", "ooo", "pkt", "pkt_free", "ring", "heap_t", "heap_s", "heap_k"
 _SCRATCH_IDX = tuple(L.State._fields.index(n) for n in SCRATCH)
 _RNG, _MSG, _KNOWN_T, _KNOWN_K, _KNOWN_A = (L.State._fields.index(n) for n in ("rng", "msg", "known_t", "known_k",
                                                                              "known_a"))
+_CONN_PAR = L.State._fields.index("conn_par")
 BLOCKS = 4  # copies of a template's block kept for reuse (one per result alive at once, beyond: made anew)
 
 
@@ -85,6 +87,8 @@ class _Template:
         self.arrays = tuple(_copy(a) for a in S)
         self.bytes = tuple(_bytes(a) for a in self.arrays)
         self.zero = tuple(not b.any() for b in self.bytes)
+        # a congestion control's own streams (BBR's) are drawn from the links' seeds too: redrawn per run
+        self.cc_seeded = bool(self.arrays[_CONN_PAR]["cc_seed"].any())
         self.pool = pool
         self.heap_cap = heap_cap
         # (scratch tables, their bytes, st.pkt_hw of the run that used them last)
@@ -181,6 +185,10 @@ class _Template:
         for i, a in zip(_SCRATCH_IDX, scratch, strict=True):
             arrays[i] = a
         arrays[_RNG][:] = seed_vals
+        if self.cc_seeded:
+            from .simulate import cc_seeds
+
+            arrays[_CONN_PAR]["cc_seed"] = cc_seeds(seed_vals, arrays[_CONN_PAR].shape[0])
         if patch is not None:
             patch(arrays)
         return L.State._make(arrays)

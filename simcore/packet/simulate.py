@@ -133,8 +133,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     rate_samples = _needs_rate_rows(conn_par)
     if rate_samples:  # each connection's own stream for its congestion control (BBR's gain cycle): from the link seeds
         # (as the capture's sequence numbers), so no draw from ``seed`` and nothing else changes
-        conn_par["cc_seed"] = np.random.default_rng([0xBB2, *seed_vals]).integers(
-            0, 2**62, size=conn_par.shape[0], dtype=np.int64)
+        conn_par["cc_seed"] = cc_seeds(seed_vals, conn_par.shape[0])
 
     if nc:
         conn_id["rt"] = route_of[:nh].reshape(nc, 2)
@@ -261,6 +260,12 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
     )
     return S, pool, heap_cap
+
+
+def cc_seeds(seed_vals: np.ndarray, n: int) -> np.ndarray:
+    """Return the ``n`` parameter rows' streams for their congestion control (``conn.cc_seed``), drawn from the
+    links' seeds ``seed_vals`` (``build_cache`` redraws them for each run of a kept scenario)."""
+    return np.random.default_rng([0xBB2, *seed_vals]).integers(0, 2**62, size=n, dtype=np.int64)
 
 
 def _needs_cc_rows(conn_par: np.ndarray) -> bool:
