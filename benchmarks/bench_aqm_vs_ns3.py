@@ -20,14 +20,11 @@ recovery and SACK, simcore's 'sack' variant).
 
 from __future__ import annotations
 
-import argparse
-import json
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from _ns3_reference import ratio, scenario_and_reference
 
 from simcore.packet import (
     CoDelParams,
@@ -39,10 +36,6 @@ from simcore.packet import (
     dumbbell,
     simulate,
 )
-
-ROOT = Path(__file__).resolve().parent.parent
-SCENARIO = ROOT / "data" / "aqm_ns3_scenario.json"
-REFERENCE = ROOT / "data" / "aqm_ns3_reference.json"
 
 
 def _queue(name: str, sc: dict):
@@ -80,28 +73,10 @@ def run_simcore(sc: dict, name: str) -> dict:
             "wall_s": wall, "events": int(r.events)}
 
 
-def run_ns3(python: str, sc: dict) -> dict:
-    out = subprocess.run([python, str(ROOT / "benchmarks" / "_ns3_aqm.py"), json.dumps(sc)], capture_output=True,
-                         text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def _ratio(a: float, b: float) -> str:
-    return f"{a / b:5.2f}" if b else "  -  "
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ns3", help="ns-3's Python (with ns3==3.44.post0); default: the stored reference figures")
-    ap.add_argument("--write-reference", action="store_true", help="store ns-3's figures in data/")
-    args = ap.parse_args()
-    sc = json.loads(SCENARIO.read_text())
-    if args.ns3:
-        ref = run_ns3(args.ns3, sc)
-        if args.write_reference:
-            REFERENCE.write_text(json.dumps(ref, indent=1) + "\n")
-    else:
-        ref = json.loads(REFERENCE.read_text())
+    sc, ref, _source = scenario_and_reference("aqm", __doc__.splitlines()[0])
     print(f"dumbbell: {sc['n_flows']} flows, {sc['rate_bps'] / 1e6:g} Mbit/s, {sc['delay_s'] * 1e3:g} ms, "
           f"{sc['queue_packets']}-packet buffer, {sc['duration_s']:g} s, measured from {sc['measure_from_s']:g} s; "
           f"ns-3 {ref['ns3']}")
@@ -112,11 +87,11 @@ def main() -> None:
     for name in sc["queues"]:
         s, n = run_simcore(sc, name), ref["results"][name]
         print(f"{name:13s} {s['sojourn_mean_s'] * 1e3:8.2f} {n['sojourn_mean_s'] * 1e3:8.2f} "
-              f"{_ratio(s['sojourn_mean_s'], n['sojourn_mean_s'])} "
+              f"{ratio(s['sojourn_mean_s'], n['sojourn_mean_s'])} "
               f"{s['sojourn_p50_s'] * 1e3:7.2f} {n['sojourn_p50_s'] * 1e3:7.2f} "
               f"{s['sojourn_p95_s'] * 1e3:7.2f} {n['sojourn_p95_s'] * 1e3:7.2f} "
               f"{s['goodput_bps'] / 1e6:7.2f} {n['goodput_bps'] / 1e6:7.2f} "
-              f"{s['drops_measured']:6d} {n['drops_measured']:6d} {_ratio(s['drops_measured'], n['drops_measured'])} "
+              f"{s['drops_measured']:6d} {n['drops_measured']:6d} {ratio(s['drops_measured'], n['drops_measured'])} "
               f"{s['marks_measured']:6d} {n['marks_measured']:6d}")
     sys.stdout.flush()
 

@@ -33,21 +33,15 @@ exceed the link's rate was not found. The steady-state model of Sarpkaya, Srivas
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
-import json
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from _ns3_reference import ratio, scenario_and_reference
 
 from simcore.packet import LinkParams, TcpParams, bulk_scenario, dumbbell, simulate
 
-ROOT = Path(__file__).resolve().parent.parent
-SCENARIO = ROOT / "data" / "bbr_ns3_scenario.json"
-REFERENCE = ROOT / "data" / "bbr_ns3_reference.json"
 BOTTLENECK = 0  # the dumbbell's left -> right link
 
 
@@ -82,29 +76,11 @@ def run_simcore(sc: dict, case: dict) -> dict:
             "drops": int(r.link_drops_queue[BOTTLENECK]), "wall_s": wall, "events": int(r.events)}
 
 
-def run_ns3(python: str, sc: dict) -> dict:
-    out = subprocess.run([python, str(ROOT / "benchmarks" / "_ns3_bbr.py"), json.dumps(sc)], capture_output=True,
-                         text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def _ratio(a: float, b: float) -> str:
-    return f"{a / b:5.2f}" if b else "  -  "
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ns3", help="ns-3's Python (with ns3==3.44.post0); default: the stored reference figures")
-    ap.add_argument("--write-reference", action="store_true", help="store ns-3's figures in data/")
-    args = ap.parse_args()
-    sc = json.loads(SCENARIO.read_text())
-    if args.ns3:
-        ref = run_ns3(args.ns3, sc)
-        if args.write_reference:
-            REFERENCE.write_text(json.dumps(ref, indent=1) + "\n")
-    else:
-        ref = json.loads(REFERENCE.read_text())
-    print(f"ns-3 {ref['ns3']} figures: {'run now' if args.ns3 else REFERENCE.relative_to(ROOT)}")
+    sc, ref, source = scenario_and_reference("bbr", __doc__.splitlines()[0])
+    print(f"ns-3 {ref['ns3']} figures: {source}")
     for name, case in sc["cases"].items():
         mine, theirs = run_simcore(sc, case), ref["results"][name]
         print(f"\n{name}: {case['n_flows']} flow(s) {'+'.join(case['cc'])}, {case['rate_bps'] / 1e6:g} Mbit/s, "
@@ -114,12 +90,12 @@ def main() -> None:
         tot_m, tot_t = sum(mine["goodput_late_bps"]), sum(theirs["goodput_late_bps"])
         for i, cc in enumerate(case["cc"]):
             gm, gt = mine["goodput_bps"][i], theirs["goodput_bps"][i]
-            print(f"  flow {i} {cc:5s} goodput  {gm / 1e6:7.3f}    {gt / 1e6:7.3f}   {_ratio(gm, gt)}  Mbit/s")
+            print(f"  flow {i} {cc:5s} goodput  {gm / 1e6:7.3f}    {gt / 1e6:7.3f}   {ratio(gm, gt)}  Mbit/s")
             lm, lt = mine["goodput_late_bps"][i], theirs["goodput_late_bps"][i]
             print(f"    from {case['measure_from_s']:g} s        {lm / 1e6:7.3f}    {lt / 1e6:7.3f}   "
-                  f"{_ratio(lm, lt)}  Mbit/s  (share {lm / tot_m:5.1%} / {lt / tot_t:5.1%})")
+                  f"{ratio(lm, lt)}  Mbit/s  (share {lm / tot_m:5.1%} / {lt / tot_t:5.1%})")
         qm, qt = mine["queue_mean_packets"], theirs["queue_mean_packets"]
-        print(f"  queue mean           {qm:7.1f}    {qt:7.1f}   {_ratio(qm, qt)}  packets")
+        print(f"  queue mean           {qm:7.1f}    {qt:7.1f}   {ratio(qm, qt)}  packets")
         print(f"  queue peak           {mine['queue_peak_packets']:7.0f}    {theirs['queue_peak_packets']:7.0f}")
         print(f"  drops                {mine['drops']:7d}    {theirs['drops']:7d}")
     print(WHAT_IT_SHOWS)

@@ -29,20 +29,14 @@ simcore's links have one rate for the whole run.
 
 from __future__ import annotations
 
-import argparse
-import json
-import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from _ns3_reference import ratio, scenario_and_reference
 
 from simcore.packet import LinkParams, TcpParams, bulk_scenario, dumbbell, simulate
 
-ROOT = Path(__file__).resolve().parent.parent
-SCENARIO = ROOT / "data" / "cubic_ns3_scenario.json"
-REFERENCE = ROOT / "data" / "cubic_ns3_reference.json"
 BETA, C = 0.7, 0.4
 
 
@@ -101,14 +95,6 @@ def fit_epochs(res: dict, sc: dict, case: dict) -> list[tuple[float, float, floa
     return fits
 
 
-def run_ns3(python: str, sc: dict) -> dict:
-    out = subprocess.run([python, str(ROOT / "benchmarks" / "_ns3_cubic.py"), json.dumps(sc)], capture_output=True,
-                         text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def _ratio(a: float, b: float) -> str:
-    return f"{a / b:5.2f}" if b else "  -  "
 
 
 def _fit_line(name: str, fits: list) -> str:
@@ -121,17 +107,7 @@ def _fit_line(name: str, fits: list) -> str:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ns3", help="ns-3's Python (with ns3==3.44.post0); default: the stored reference figures")
-    ap.add_argument("--write-reference", action="store_true", help="store ns-3's figures in data/")
-    args = ap.parse_args()
-    sc = json.loads(SCENARIO.read_text())
-    if args.ns3:
-        ref = run_ns3(args.ns3, sc)
-        if args.write_reference:
-            REFERENCE.write_text(json.dumps(ref) + "\n")
-    else:
-        ref = json.loads(REFERENCE.read_text())
+    sc, ref, _source = scenario_and_reference("cubic", __doc__.splitlines()[0])
     print(f"CUBIC, simcore beside ns-3 {ref['ns3']} (TcpCubic, HyStart off, classic SACK recovery)")
     for name, case in sc["cases"].items():
         s, n = run_simcore(sc, case), ref["results"][name]
@@ -142,11 +118,11 @@ def main() -> None:
             gs, gn = s["goodput_bps"][i], n["goodput_bps"][i]
             ls, ln = s["goodput_late_bps"][i], n["goodput_late_bps"][i]
             print(f"  goodput flow {i}: whole run simcore {gs / 1e6:6.2f} Mbit/s, ns-3 {gn / 1e6:6.2f}, ratio "
-                  f"{_ratio(gs, gn)}; from {case['measure_from_s']:g} s simcore {ls / 1e6:6.2f}, ns-3 {ln / 1e6:6.2f}, "
-                  f"ratio {_ratio(ls, ln)}")
+                  f"{ratio(gs, gn)}; from {case['measure_from_s']:g} s simcore {ls / 1e6:6.2f}, ns-3 {ln / 1e6:6.2f}, "
+                  f"ratio {ratio(ls, ln)}")
         ls, ln = s["recoveries"] + s["timeouts"], n["recoveries"] + n["timeouts"]
         print(f"  loss events flow 0: simcore {ls} ({s['recoveries']} recoveries, {s['timeouts']} timeouts), "
-              f"ns-3 {ln} ({n['recoveries']}, {n['timeouts']}), ratio {_ratio(ls, ln)}")
+              f"ns-3 {ln} ({n['recoveries']}, {n['timeouts']}), ratio {ratio(ls, ln)}")
         step = int(round(2.0 / sc["sample_s"]))
         ws, wn = np.asarray(s["cwnd_seg"]), np.asarray(n["cwnd_seg"])
         print("  cwnd flow 0 (segments) at  t = " + " ".join(f"{(i + 1) * sc['sample_s']:5.0f}"
