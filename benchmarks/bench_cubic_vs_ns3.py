@@ -21,7 +21,8 @@ error of C, all three parameters fitted together, at most 0.02; RFC 9438: 0.4) a
 RFC gives for the fitted W_max, cbrt(W_max (1 - 0.7) / 0.4). An epoch cut short by the next loss (under about 2 s
 here) covers so little of the cubic that C and K trade off: its C ranged from 0.05 to 3441 in ns-3's two_flows
 run, and the median over every epoch (0.439 for ns-3, 0.455 for simcore there) read that noise as a high C. The
-fit itself recovers C = 0.4 from an exact cubic (tests/packet/test_cubic_fit.py). Both sides' cwnd are sampled the same way (the value at
+fit itself recovers C = 0.4 from an exact cubic (tests/packet/test_cubic_fit.py).
+Both sides' cwnd are sampled the same way (the value at
 the end of every 20 ms). The issue asks for goodput and loss events within 10 % and C within 5 % of 0.4.
 
 What differs by construction: ns-3's TcpCubic measures t + RTT with the minimum RTT, simcore's with the smoothed
