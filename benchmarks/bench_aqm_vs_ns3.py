@@ -113,7 +113,7 @@ def main() -> None:
     print("'ns-3 way': simcore's sojourn ended where ns-3's SojournTime ends, when the packet before it starts its\n"
           "transmission (ns-3 moves the next packet into the device's one-packet queue then), not when its own\n"
           "starts: the fair comparison. FQ-CoDel's mean is small (about 1 ms), so the up to 0.24 ms of one\n"
-          "transmission at 50 Mbit/s that simcore's own measure adds is a 20 % gap there (1.51 vs 1.23 ms), 5 % for CoDel.")
+          "transmission at 50 Mbit/s that simcore's own measure adds is a 20 % gap there (1.51 vs 1.23 ms).")
 
 
 if __name__ == "__main__":
