@@ -24,8 +24,8 @@ run, and the median over every epoch (0.439 for ns-3, 0.455 for simcore there) r
 fit itself recovers C = 0.4 from an exact cubic (tests/packet/test_cubic_fit.py). With this fit ns-3's C is 0.396,
 0.402, 0.404 (rtt20, rtt80, two_flows), simcore's 0.425, 0.391, 0.372: within 5 % of 0.4 on rtt80 only. On rtt20
 every determined epoch of simcore gives 0.424-0.425 (standard error 0.01), so that is CUBIC's window, not the fit:
-a likely cause (not yet shown) is the RTT in W_cubic(t + RTT), simcore's smoothed RTT (the RFC's) growing with the
-queue through the epoch against ns-3's fixed minimum RTT, which bends cwnd(t) more steeply than W(t). On two_flows
+the RTT in W_cubic(t + RTT) is not the cause (simcore with a fixed 20 ms there, as ns-3's minimum RTT, gives 0.438);
+the cause is not found. On two_flows
 simcore's determined epochs spread from 0.10 to 0.75 (each with standard error near 0.01): those epochs are not
 one cubic (the other flow's losses, the Reno-friendly region), and their median is not a test of C.
 Both sides' cwnd are sampled the same way (the value at
