@@ -12,7 +12,9 @@ percentile), the goodput of all flows, and the drops and CE marks from 5 s on, s
 ratio of the mean delays and of the drops (the issue asks for both within 15 %).
 
 What differs by construction (see ``benchmarks/_ns3_aqm.py``): ns-3's sojourn ends when a packet leaves the queue
-disc for the device's one-packet transmit queue, simcore's when its transmission starts (up to 0.24 ms later);
+disc for the device's one-packet transmit queue, simcore's when its transmission starts (up to 0.24 ms later); the
+row "ns-3 way" under each discipline ends simcore's sojourn where ns-3's ends (when the previous packet's
+transmission starts), the like-for-like figure for the 15 % aim;
 ns-3's RED samples the queue disc's backlog (not the packet waiting in the device queue); ns-3 counts time in
 integer nanoseconds and CoDel in 1024 ns units; both TCPs are their own code (ns-3's TcpNewReno with classic
 recovery and SACK, simcore's 'sack' variant).
@@ -65,9 +67,19 @@ def run_simcore(sc: dict, name: str) -> dict:
     st, pt = r.sojourn_trace, r.packet_trace
     late = (st.link == b) & (st.time_s >= sc["measure_from_s"])
     soj = st.sojourn_s[late]
+    # ns-3's SojournTime ends when the packet leaves the queue disc for the device's one-packet queue: when the
+    # packet before it starts its transmission (or at once, if that one had started before it arrived). The same
+    # quantity from simcore's trace: max(0, start of the previous transmission - arrival).
+    on_b = st.link == b
+    t_tx, soj_b = st.time_s[on_b], st.sojourn_s[on_b]
+    prev_tx = np.concatenate([[-np.inf], t_tx[:-1]])
+    soj_ns3 = np.maximum(0.0, prev_tx - (t_tx - soj_b))[t_tx >= sc["measure_from_s"]]
     drops = int(((pt.kind == 2) & (pt.link == b) & (pt.time_s >= sc["measure_from_s"])).sum())
     return {"sojourn_mean_s": float(soj.mean()), "sojourn_p50_s": float(np.quantile(soj, 0.5, method="lower")),
             "sojourn_p95_s": float(np.quantile(soj, 0.95, method="lower")), "sojourn_packets": int(soj.size),
+            "sojourn_ns3_mean_s": float(soj_ns3.mean()),
+            "sojourn_ns3_p50_s": float(np.quantile(soj_ns3, 0.5, method="lower")),
+            "sojourn_ns3_p95_s": float(np.quantile(soj_ns3, 0.95, method="lower")),
             "drops": int(r.link_drops_queue[b]), "marks": int(r.link_marks[b]), "drops_measured": drops,
             "marks_measured": int(st.ce[late].sum()), "goodput_bps": float(r.goodput_bps[:, 0].sum()),
             "wall_s": wall, "events": int(r.events)}
@@ -93,7 +105,15 @@ def main() -> None:
               f"{s['goodput_bps'] / 1e6:7.2f} {n['goodput_bps'] / 1e6:7.2f} "
               f"{s['drops_measured']:6d} {n['drops_measured']:6d} {ratio(s['drops_measured'], n['drops_measured'])} "
               f"{s['marks_measured']:6d} {n['marks_measured']:6d}")
-    sys.stdout.flush()
+        print(f"{'  ns-3 way':13s} {s['sojourn_ns3_mean_s'] * 1e3:8.2f} {n['sojourn_mean_s'] * 1e3:8.2f} "
+              f"{ratio(s['sojourn_ns3_mean_s'], n['sojourn_mean_s'])} "
+              f"{s['sojourn_ns3_p50_s'] * 1e3:7.2f} {n['sojourn_p50_s'] * 1e3:7.2f} "
+              f"{s['sojourn_ns3_p95_s'] * 1e3:7.2f} {n['sojourn_p95_s'] * 1e3:7.2f}")
+        sys.stdout.flush()
+    print("'ns-3 way': simcore's sojourn ended where ns-3's SojournTime ends, when the packet before it starts its\n"
+          "transmission (ns-3 moves the next packet into the device's one-packet queue then), not when its own\n"
+          "starts: the fair comparison. FQ-CoDel's mean is small (about 1 ms), so the up to 0.24 ms of one\n"
+          "transmission at 50 Mbit/s that simcore's own measure adds is a 20 % gap there (1.51 vs 1.23 ms).")
 
 
 if __name__ == "__main__":
