@@ -1,9 +1,11 @@
 """The prediction as widgets: the question, an entry (a number with its unit, or one choice), a commit
 button, and the feedback line the answer appears in.
 
-Plain ipywidgets 8 (HTMLMath, Text, RadioButtons, Button) and CSS classes, so it works alike in JupyterLab,
-Notebook 7 and Voila. The lab's CSS (``STYLE``) travels inside the widgets themselves as a ``<style>``
-element in a hidden HTML widget (ipywidgets' HTML widget writes its value as is): no extension needed.
+The question and the feedback are ipywidgets ``HTMLMath`` (the page's MathJax typesets them); the entry row
+is one small anywidget (``_entry.js``), so a prediction costs the page seven widget models rather than 25,
+which matters while Run All draws a chapter's first live plot. It works alike in JupyterLab, Notebook 7 and
+Voila. The lab's CSS (``STYLE``) travels inside the widgets themselves as a ``<style>`` element in one
+hidden HTML widget per kernel (ipywidgets' HTML widget writes its value as is): no extension needed.
 A click never raises into the kernel: a bad entry or a failing answer is shown in the feedback line.
 """
 
@@ -11,8 +13,12 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
+import anywidget
 import ipywidgets as widgets
+import traitlets
+from ipywidgets.widgets.widget_string import HTMLMathStyle
 
 from simcore.predict.markup import to_html
 from simcore.predict.question import nice_number
@@ -27,7 +33,6 @@ STYLE = f"""
 .simcore-prediction {{ border-left: 4px solid #0072B2; padding: 2px 10px 6px 10px; margin: 6px 0;
   background: var(--jp-layout-color2, #f3f6fa); }}
 .simcore-prediction .simcore-verdict {{ margin: 4px 0; }}
-.simcore-prediction .widget-radio-box label {{ white-space: normal; }}
 .simcore-result {{ position: relative; }}
 .simcore-veiled .simcore-result > *, .simcore-veiled.simcore-result > * {{
   filter: blur(20px) grayscale(1); opacity: 0.2; pointer-events: none; user-select: none; }}
@@ -35,13 +40,24 @@ STYLE = f"""
   content: "{VEIL_TEXT}"; position: absolute; inset: 0; display: flex; align-items: center;
   justify-content: center; font-weight: 600; font-size: 1.1em; color: var(--jp-ui-font-color1, #222);
   pointer-events: auto; cursor: not-allowed; z-index: 2; }}
+.simcore-entry-row {{ display: flex; flex-flow: row wrap; align-items: center; gap: 6px; margin: 2px 0; }}
+.simcore-entry-text {{ width: 11em; }}
+.simcore-entry-choices {{ display: flex; flex-direction: column; }}
+.simcore-entry-choices label {{ white-space: normal; margin: 1px 0; }}
 """
+
+_STYLE_WIDGET: list[widgets.HTML] = []
 
 
 def style_widget() -> widgets.HTML:
-    """Return a hidden widget carrying the lab's prediction CSS (a page needs it once; twice is harmless)."""
+    """Return the hidden widget carrying the lab's prediction CSS: one per kernel, put into every prediction,
+    veiled panel and gated output (one model shown in many places: the CSS is in the page wherever one of
+    them is, and each further use costs a view, not three more models)."""
+    if _STYLE_WIDGET and getattr(_STYLE_WIDGET[0], "comm", None) is not None:
+        return _STYLE_WIDGET[0]
     w = widgets.HTML(f"<style>{STYLE}</style>", layout=widgets.Layout(display="none"))
     w.add_class("simcore-style")
+    _STYLE_WIDGET[:] = [w]
     return w
 
 
@@ -72,32 +88,43 @@ def _plain(text: str) -> bool:
     return not re.search(r"[$`*\\<]", text)
 
 
+class _EntryRow(anywidget.AnyWidget):
+    """The entry row of a prediction as one widget model (front end: ``_entry.js``): the student's number
+    (``text``) or choice (``choice``, -1 for none), the commit button and "Try another setting"."""
+
+    _esm = Path(__file__).with_name("_entry.js")
+    kind = traitlets.Unicode("number").tag(sync=True)
+    labels = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    unit = traitlets.Unicode("").tag(sync=True)
+    text = traitlets.Unicode("").tag(sync=True)
+    choice = traitlets.Int(-1).tag(sync=True)
+    disabled = traitlets.Bool(False).tag(sync=True)
+    button_text = traitlets.Unicode("Commit prediction").tag(sync=True)
+    show_another = traitlets.Bool(False).tag(sync=True)
+
+
 class PredictionView:
-    """The widgets of one ``Prediction`` (``.widget``); kept in step with it through ``on_change``."""
+    """The widgets of one ``Prediction`` (``.widget``); kept in step with it through ``on_change``.
+
+    Seven widget models in all (a box, the question and the feedback as ``HTMLMath`` sharing one layout and
+    one style, and the entry row, ``_EntryRow``) plus the page's one CSS carrier: every model is a message
+    and a view the page builds while Run All is drawing the chapter's first live plot."""
 
     def __init__(self, pred):
         self.pred = pred
-        self.heading = widgets.HTMLMath()
-        self.feedback = widgets.HTMLMath()
-        self.button = widgets.Button(description="Commit prediction", button_style="primary",
-                                     tooltip="Final for this setting: the answer appears at once")
-        self.button.on_click(self._on_commit)
-        self.another = widgets.Button(description="Try another setting", layout=widgets.Layout(display="none"))
-        self.another.on_click(self._on_another)
+        shared_layout, shared_style = widgets.Layout(), HTMLMathStyle()
+        self.heading = widgets.HTMLMath(layout=shared_layout, style=shared_style)
+        self.feedback = widgets.HTMLMath(layout=shared_layout, style=shared_style)
         if pred.kind == "number":
-            self.entry = widgets.Text(placeholder="your prediction", continuous_update=False,
-                                      layout=widgets.Layout(width="11em"))
-            row = [self.entry, widgets.HTML(html.escape(pred.unit)), self.button]
+            self.row = _EntryRow(kind="number", unit=pred.unit, layout=shared_layout)
         else:
             plain = all(_plain(c) for c in pred.choices)
             labels = [f"({chr(65 + i)}) {c}" if plain else f"({chr(65 + i)})" for i, c in enumerate(pred.choices)]
-            self.entry = widgets.RadioButtons(options=list(zip(labels, range(len(labels)), strict=True)),
-                                              value=None, layout=widgets.Layout(width="auto"))
+            self.row = _EntryRow(kind="choice", labels=labels, layout=shared_layout)
             self._choices_html = "" if plain else "<ol type='A'>" + "".join(
                 f"<li>{to_html(c, inline=True)}</li>" for c in pred.choices) + "</ol>"
-            row = [self.entry, self.button]
-        entry_row = widgets.HBox(row, layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
-        self.widget = widgets.VBox([style_widget(), self.heading, entry_row, self.feedback, self.another],
+        self.row.on_msg(self._on_msg)
+        self.widget = widgets.VBox([style_widget(), self.heading, self.row, self.feedback],
                                    layout=widgets.Layout(width="100%"))
         self.widget.add_class("simcore-prediction")
         pred.on_change(lambda _p: self.refresh())
@@ -112,39 +139,55 @@ class PredictionView:
         self.heading.value = (f"<b>{html.escape(p.title)}.</b>{rounds} "
                               f"{to_html(p.question_text(), inline=True)}{extra}")
         done = p.committed
-        self.entry.disabled = done
-        self.button.disabled = done
-        self.button.description = "Committed" if done else "Commit prediction"
-        if done:
-            self.feedback.value = p.outcome.html
-            if p.kind == "number":
-                self.entry.value = nice_number(p.outcome.guess, p.digits)
+        with self.row.hold_sync():
+            self.row.disabled = done
+            self.row.button_text = "Committed" if done else "Commit prediction"
+            if done:
+                self.feedback.value = p.outcome.html
+                if p.kind == "number":
+                    self.row.text = nice_number(p.outcome.guess, p.digits)
+                else:
+                    self.row.choice = p.choices.index(p.outcome.guess)
             else:
-                self.entry.value = p.choices.index(p.outcome.guess)
-        else:
-            self.feedback.value = ""
-            self.entry.value = "" if p.kind == "number" else None
-        self.another.layout.display = None if p.can_try_another else "none"
+                self.feedback.value = ""
+                self.row.text, self.row.choice = "", -1
+            self.row.show_another = bool(p.can_try_another)
 
     def _error(self, message: str) -> None:
         self.feedback.value = f"<span style='color:#b00020'>{html.escape(message)}</span>"
 
-    def _on_commit(self, _button) -> None:
+    def _on_msg(self, _widget, content, _buffers) -> None:
+        if not isinstance(content, dict):
+            return
+        if content.get("event") == "commit":
+            if self.pred.kind == "number":
+                self.row.text = str(content.get("text", ""))
+            else:
+                choice = content.get("choice", -1)
+                self.row.choice = choice if isinstance(choice, int) else -1
+            self.commit()
+        elif content.get("event") == "another":
+            self.try_another()
+
+    def commit(self) -> None:
+        """Commit what the row holds (what the commit button does); a bad entry or a failing answer is shown
+        in the feedback line, never raised."""
         p = self.pred
         try:
             if p.kind == "number":
-                value = parse_number(self.entry.value, p.unit, p.unit_one)
+                value = parse_number(self.row.text, p.unit, p.unit_one)
             else:
-                if self.entry.value is None:
+                if not 0 <= self.row.choice < len(p.choices):
                     raise ValueError("pick one of the choices first")
-                value = self.entry.value
+                value = self.row.choice
             p.commit(value)
         except (ValueError, RuntimeError) as exc:
             self._error(str(exc))
         except Exception as exc:  # the answer's own computation failed: say so, never raise into the kernel
             self._error(f"could not compute the answer: {type(exc).__name__}: {exc}")
 
-    def _on_another(self, _button) -> None:
+    def try_another(self) -> None:
+        """Start the next setting (what "Try another setting" does); an error is shown, never raised."""
         try:
             self.pred.try_another()
         except RuntimeError as exc:
