@@ -40,6 +40,7 @@ STYLE = f"""
   content: "{VEIL_TEXT}"; position: absolute; inset: 0; display: flex; align-items: center;
   justify-content: center; font-weight: 600; font-size: 1.1em; color: var(--jp-ui-font-color1, #222);
   pointer-events: auto; cursor: not-allowed; z-index: 2; }}
+.simcore-gated-output.simcore-revealed > .simcore-note {{ display: none; }}
 .simcore-entry-row {{ display: flex; flex-flow: row wrap; align-items: center; gap: 6px; margin: 2px 0; }}
 .simcore-entry-text {{ width: 11em; }}
 .simcore-entry-choices {{ display: flex; flex-direction: column; }}
