@@ -1,10 +1,11 @@
 """The prediction as widgets: the question, an entry (a number with its unit, or one choice), a commit
 button, and the feedback line the answer appears in.
 
-The question and the feedback are ipywidgets ``HTMLMath`` (the page's MathJax typesets them); the entry row
-is one small anywidget (``_entry.js``), so a prediction costs the page seven widget models rather than 25,
-which matters while Run All draws a chapter's first live plot. It works alike in JupyterLab, Notebook 7 and
-Voila. The lab's CSS (``STYLE``) travels inside the widgets themselves as a ``<style>`` element in one
+Plain ipywidgets 8 (HTMLMath, Text, RadioButtons, Button) and CSS classes, so it works alike in JupyterLab,
+Notebook 7 and Voila, and in a page that cannot load any extension's front end. The widgets share one layout
+and one style per type across the kernel (sizes and visibility come from CSS classes), so a prediction costs
+the page seven or eight widget models rather than 25, which matters while Run All draws a chapter's first
+live plot. The lab's CSS (``STYLE``) travels inside the widgets themselves as a ``<style>`` element in one
 hidden HTML widget per kernel (ipywidgets' HTML widget writes its value as is): no extension needed.
 A click never raises into the kernel: a bad entry or a failing answer is shown in the feedback line.
 """
@@ -13,12 +14,10 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 
-import anywidget
 import ipywidgets as widgets
-import traitlets
-from ipywidgets.widgets.widget_string import HTMLMathStyle
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_string import HTMLMathStyle, HTMLStyle, TextStyle
 
 from simcore.predict.markup import to_html
 from simcore.predict.question import nice_number
@@ -41,10 +40,13 @@ STYLE = f"""
   justify-content: center; font-weight: 600; font-size: 1.1em; color: var(--jp-ui-font-color1, #222);
   pointer-events: auto; cursor: not-allowed; z-index: 2; }}
 .simcore-gated-output.simcore-revealed > .simcore-note {{ display: none; }}
-.simcore-entry-row {{ display: flex; flex-flow: row wrap; align-items: center; gap: 6px; margin: 2px 0; }}
-.simcore-entry-text {{ width: 11em; }}
-.simcore-entry-choices {{ display: flex; flex-direction: column; }}
-.simcore-entry-choices label {{ white-space: normal; margin: 1px 0; }}
+.simcore-prediction {{ width: 100%; }}
+.simcore-prediction .widget-radio {{ width: auto; }}
+.simcore-prediction .widget-radio-box label {{ white-space: normal; height: auto;
+  min-height: var(--jp-widgets-radio-item-height, 24px); }}
+.simcore-entry-row {{ flex-flow: row wrap; align-items: center; }}
+.simcore-prediction .simcore-entry-text {{ width: 11em; }}
+.simcore-prediction .simcore-hidden {{ display: none; }}
 """
 
 _STYLE_WIDGET: list[widgets.HTML] = []
@@ -89,44 +91,63 @@ def _plain(text: str) -> bool:
     return not re.search(r"[$`*\\<]", text)
 
 
-class _EntryRow(anywidget.AnyWidget):
-    """The entry row of a prediction as one widget model (front end: ``_entry.js``): the student's number
-    (``text``) or choice (``choice``, -1 for none), the commit button and "Try another setting"."""
+_SHARED: dict[str, widgets.Widget] = {}
 
-    _esm = Path(__file__).with_name("_entry.js")
-    kind = traitlets.Unicode("number").tag(sync=True)
-    labels = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    unit = traitlets.Unicode("").tag(sync=True)
-    text = traitlets.Unicode("").tag(sync=True)
-    choice = traitlets.Int(-1).tag(sync=True)
-    disabled = traitlets.Bool(False).tag(sync=True)
-    button_text = traitlets.Unicode("Commit prediction").tag(sync=True)
-    show_another = traitlets.Bool(False).tag(sync=True)
+
+def _shared(kind: type) -> widgets.Widget:
+    """One layout or style model of ``kind`` per kernel, for the prediction widgets that never change theirs
+    (their sizes and visibility come from ``STYLE``'s CSS classes): a model shared is a model the page does
+    not build again."""
+    w = _SHARED.get(kind.__name__)
+    if w is None or getattr(w, "comm", None) is None:
+        w = _SHARED[kind.__name__] = kind()
+    return w
 
 
 class PredictionView:
     """The widgets of one ``Prediction`` (``.widget``); kept in step with it through ``on_change``.
 
-    Seven widget models in all (a box, the question and the feedback as ``HTMLMath`` sharing one layout and
-    one style, and the entry row, ``_EntryRow``) plus the page's one CSS carrier: every model is a message
-    and a view the page builds while Run All is drawing the chapter's first live plot."""
+    Core ipywidgets only, so a prediction works in a page that cannot load any extension's front end (a
+    prediction that cannot be committed would keep its panel veiled for good). Seven or eight widget models
+    (a box, the question, the entry row and its parts, the feedback) plus models shared by the whole kernel:
+    one layout, one style per widget type, the CSS carrier. Every model is a message and a view the page
+    builds while Run All is drawing the chapter's first live plot."""
 
     def __init__(self, pred):
         self.pred = pred
-        shared_layout, shared_style = widgets.Layout(), HTMLMathStyle()
-        self.heading = widgets.HTMLMath(layout=shared_layout, style=shared_style)
-        self.feedback = widgets.HTMLMath(layout=shared_layout, style=shared_style)
+        lay = _shared(widgets.Layout)
+        self.heading = widgets.HTMLMath(layout=lay, style=_shared(HTMLMathStyle))
+        self.feedback = widgets.HTMLMath(layout=lay, style=_shared(HTMLMathStyle))
+        self.button = widgets.Button(description="Commit prediction", button_style="primary", layout=lay,
+                                     style=_shared(widgets.ButtonStyle),
+                                     tooltip="Final for this setting: the answer appears at once")
+        self.button.add_class("simcore-commit")
+        self.button.on_click(self._on_commit)
         if pred.kind == "number":
-            self.row = _EntryRow(kind="number", unit=pred.unit, layout=shared_layout)
+            self.entry = widgets.Text(placeholder="your prediction", continuous_update=False, layout=lay,
+                                      style=_shared(TextStyle))
+            self.entry.add_class("simcore-entry-text")
+            row = [self.entry, widgets.HTML(html.escape(pred.unit), layout=lay, style=_shared(HTMLStyle)),
+                   self.button]
         else:
             plain = all(_plain(c) for c in pred.choices)
             labels = [f"({chr(65 + i)}) {c}" if plain else f"({chr(65 + i)})" for i, c in enumerate(pred.choices)]
-            self.row = _EntryRow(kind="choice", labels=labels, layout=shared_layout)
+            self.entry = widgets.RadioButtons(options=list(zip(labels, range(len(labels)), strict=True)),
+                                              value=None, layout=lay, style=_shared(DescriptionStyle))
             self._choices_html = "" if plain else "<ol type='A'>" + "".join(
                 f"<li>{to_html(c, inline=True)}</li>" for c in pred.choices) + "</ol>"
-        self.row.on_msg(self._on_msg)
-        self.widget = widgets.VBox([style_widget(), self.heading, self.row, self.feedback],
-                                   layout=widgets.Layout(width="100%"))
+            row = [self.entry, self.button]
+        entry_row = widgets.HBox(row, layout=lay)
+        entry_row.add_class("simcore-entry-row")
+        children = [style_widget(), self.heading, entry_row, self.feedback]
+        self.another = None
+        if len(pred.settings) > 1:  # only then is there another setting to try
+            self.another = widgets.Button(description="Try another setting", layout=lay,
+                                          style=_shared(widgets.ButtonStyle))
+            self.another.add_class("simcore-another")
+            self.another.on_click(self._on_another)
+            children.append(self.another)
+        self.widget = widgets.VBox(children, layout=lay)
         self.widget.add_class("simcore-prediction")
         pred.on_change(lambda _p: self.refresh())
         self.refresh()
@@ -140,55 +161,43 @@ class PredictionView:
         self.heading.value = (f"<b>{html.escape(p.title)}.</b>{rounds} "
                               f"{to_html(p.question_text(), inline=True)}{extra}")
         done = p.committed
-        with self.row.hold_sync():
-            self.row.disabled = done
-            self.row.button_text = "Committed" if done else "Commit prediction"
-            if done:
-                self.feedback.value = p.outcome.html
-                if p.kind == "number":
-                    self.row.text = nice_number(p.outcome.guess, p.digits)
-                else:
-                    self.row.choice = p.choices.index(p.outcome.guess)
+        self.entry.disabled = done
+        self.button.disabled = done
+        self.button.description = "Committed" if done else "Commit prediction"
+        if done:
+            self.feedback.value = p.outcome.html
+            if p.kind == "number":
+                self.entry.value = nice_number(p.outcome.guess, p.digits)
             else:
-                self.feedback.value = ""
-                self.row.text, self.row.choice = "", -1
-            self.row.show_another = bool(p.can_try_another)
+                self.entry.value = p.choices.index(p.outcome.guess)
+        else:
+            self.feedback.value = ""
+            self.entry.value = "" if p.kind == "number" else None
+        if self.another is not None:  # shown by a class: its layout is the shared one
+            if p.can_try_another:
+                self.another.remove_class("simcore-hidden")
+            else:
+                self.another.add_class("simcore-hidden")
 
     def _error(self, message: str) -> None:
         self.feedback.value = f"<span style='color:#b00020'>{html.escape(message)}</span>"
 
-    def _on_msg(self, _widget, content, _buffers) -> None:
-        if not isinstance(content, dict):
-            return
-        if content.get("event") == "commit":
-            if self.pred.kind == "number":
-                self.row.text = str(content.get("text", ""))
-            else:
-                choice = content.get("choice", -1)
-                self.row.choice = choice if isinstance(choice, int) else -1
-            self.commit()
-        elif content.get("event") == "another":
-            self.try_another()
-
-    def commit(self) -> None:
-        """Commit what the row holds (what the commit button does); a bad entry or a failing answer is shown
-        in the feedback line, never raised."""
+    def _on_commit(self, _button) -> None:
         p = self.pred
         try:
             if p.kind == "number":
-                value = parse_number(self.row.text, p.unit, p.unit_one)
+                value = parse_number(self.entry.value, p.unit, p.unit_one)
             else:
-                if not 0 <= self.row.choice < len(p.choices):
+                if self.entry.value is None:
                     raise ValueError("pick one of the choices first")
-                value = self.row.choice
+                value = self.entry.value
             p.commit(value)
         except (ValueError, RuntimeError) as exc:
             self._error(str(exc))
         except Exception as exc:  # the answer's own computation failed: say so, never raise into the kernel
             self._error(f"could not compute the answer: {type(exc).__name__}: {exc}")
 
-    def try_another(self) -> None:
-        """Start the next setting (what "Try another setting" does); an error is shown, never raised."""
+    def _on_another(self, _button) -> None:
         try:
             self.pred.try_another()
         except RuntimeError as exc:
