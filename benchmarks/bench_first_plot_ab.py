@@ -39,6 +39,10 @@ def _warm(checkout: Path) -> None:
         env["PYTHONPATH"] = str(checkout)
     subprocess.run([_python(checkout), "-m", "simcore", "warm"], cwd=checkout, env=env, check=False,
                    stdout=subprocess.DEVNULL)
+    # both sides with their bytecode written, as a student's second Run All finds it (an older checkout's
+    # warm does not write it)
+    subprocess.run([_python(checkout), "-m", "compileall", "-q", "simcore"], cwd=checkout, env=env, check=False,
+                   stdout=subprocess.DEVNULL)
 
 
 def run_one(checkout: Path, chapter: str, tmp: Path) -> dict | None:

@@ -1,18 +1,23 @@
 """Compile (and cache) every numba kernel once, so a student's first slider move does not wait.
 
-Binder's postBuild runs ``python -m simcore warm``; each model adds a tiny run to ``WARMERS``.
+Binder's postBuild runs ``python -m simcore warm``; each model adds a tiny run to ``WARMERS``. It also
+compiles simcore's Python files to bytecode (``compile_bytecode``): an editable install (Binder's, ``make
+install``'s) has none until a module is first imported, and a chapter's first Run All would otherwise compile
+the modules no warmer imports (its predictions, its tables) on the way to the first plot.
 """
 
 from __future__ import annotations
 
+import compileall
 import importlib
 import sys
 import time
+from pathlib import Path
 
 from simcore._cache_guard import kernel_cached
 
-__all__ = ["WARMERS", "warm_all", "progress_bar", "packet_kernels_cached", "cold_notice", "PACKET_COMPILE_S",
-           "compiled_here"]
+__all__ = ["WARMERS", "warm_all", "compile_bytecode", "progress_bar", "packet_kernels_cached", "cold_notice",
+           "PACKET_COMPILE_S", "compiled_here"]
 
 # "module:function" entries, each a no-argument function that runs its model once on a tiny input.
 WARMERS: list[str] = [
@@ -71,7 +76,10 @@ def _warm_delay() -> None:
 # After compile5 (error_model="numpy", _numba.fixes, 2026-11-24): 22.9-30.7 s CPU beside main's 29.5-35.7 s in
 # side-by-side runs on the busy machine (-15 % to -22 %; 22.9 s CPU / 26.1 s wall at load 2); 30 is the
 # rounded-up figure. Merged with main's event lanes: 24.0-25.7 s CPU beside that main's 30.8-31.9 s (load 1-3).
-PACKET_COMPILE_S = 30
+# With congestion control behind its seam, CUBIC, BBR (pacing, delivery-rate samples) and the AQM disciplines
+# (2026-11-28, e72d1a6, machine idle): 69.0 s wall / 69.0 s CPU, beside 35.6 s for 52919cf on the same run; the
+# notice said 30 s while a student waited 70.
+PACKET_COMPILE_S = 70
 
 
 def packet_kernels_cached() -> bool:
@@ -104,10 +112,21 @@ def progress_bar(done: int, total: int, width: int = 24) -> str:
     return f"[{'#' * filled}{'-' * (width - filled)}] {done:>2}/{total}"
 
 
+def compile_bytecode() -> bool:
+    """Write the bytecode (``__pycache__/*.pyc``) of every simcore module that lacks a current one; return
+    False if some could not be written (a read-only install, where pip wrote them at install time)."""
+    try:
+        return bool(compileall.compile_dir(Path(__file__).parent, quiet=2, workers=1))
+    except OSError:
+        return False
+
+
 def warm_all(verbose: bool = True) -> float:
-    """Run every warmer; return the total wall time in seconds. With ``verbose``, say first that a cold
-    cache means compiling (minutes on a first run, seconds after) and show a progress bar per warmer."""
+    """Run every warmer (after ``compile_bytecode``); return the total wall time in seconds. With
+    ``verbose``, say first that a cold cache means compiling (minutes on a first run, seconds after) and show
+    a progress bar per warmer."""
     start = time.perf_counter()
+    compile_bytecode()
     n = len(WARMERS)
     if verbose:
         print("Preparing simcore's numba kernels: on the first run on this machine they compile "

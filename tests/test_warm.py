@@ -73,3 +73,17 @@ def test_live_panel_shows_the_compile_notice_until_its_first_run_ends(monkeypatc
     assert "compiling" not in panel.status.value and "done" in panel.status.value
     assert panel.compile_note == "compiling, about 9 s"
     assert LivePanel({"x": widgets.IntSlider()}, lambda v: None, [], compile_notice=lambda: None).compile_note is None
+
+
+def test_warm_writes_the_bytecode_of_every_module():
+    # an editable install has no bytecode until a module is imported: warm writes it for all of simcore, so a
+    # chapter's first Run All does not compile the modules no warmer imports
+    import importlib.util
+    from pathlib import Path
+
+    import simcore.predict.markup as module
+    from simcore.warm import compile_bytecode
+
+    pyc = Path(importlib.util.cache_from_source(module.__file__))
+    pyc.unlink(missing_ok=True)
+    assert compile_bytecode() and pyc.is_file()

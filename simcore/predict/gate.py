@@ -20,6 +20,7 @@ import html
 from collections.abc import Callable
 
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from simcore import static
 from simcore._validate import check_bool
@@ -109,9 +110,14 @@ class GatedOutput:
         self.veiled = False
         self.rendered = False
         self._captured = _capture(render) if check else None
-        self.out = widgets.Output()
-        self.note = widgets.HTML(f"<i style='color:#555'>{html.escape(note)}.</i>")
-        self.widget = widgets.VBox([style_widget(), self.note, self.out], layout=widgets.Layout(width="100%"))
+        # four widget models and the kernel's shared ones (one layout for the three, the CSS carrier, the
+        # note's style): a chapter shows a dozen of these, and Run All builds them while the first plot draws
+        layout = widgets.Layout(width="100%")
+        self.out = widgets.Output(layout=layout)
+        self.note = widgets.HTML(f"<i style='color:#555'>{html.escape(note)}.</i>", layout=layout,
+                                 style=_note_style())
+        self.note.add_class("simcore-note")
+        self.widget = widgets.VBox([style_widget(), self.note, self.out], layout=layout)
         self.widget.add_class("simcore-gated-output")
 
     def set_veiled(self, veiled: bool) -> None:
@@ -119,7 +125,10 @@ class GatedOutput:
         self.veiled = veiled
         if static.is_static():  # a book build shows static_html(); an Output's clear_output message there
             return              # breaks nbclient (no widget state is kept: KeyError in its output hook)
-        self.note.layout.display = None if veiled else "none"
+        if veiled:  # the note shows while veiled (STYLE hides it in a revealed output)
+            self.widget.remove_class("simcore-revealed")
+        else:
+            self.widget.add_class("simcore-revealed")
         self.out.clear_output()
         self.rendered = False
         if not veiled:
@@ -158,6 +167,16 @@ class GatedOutput:
         if self.check:  # for nbval: the answer's fingerprint, never the answer (a stored notebook shows it)
             bundle = {**bundle, "text/plain": held_back_text(self.text())}
         return bundle
+
+
+_NOTE_STYLE: list[HTMLStyle] = []
+
+
+def _note_style() -> HTMLStyle:
+    """The one style model every gated output's note shares (never changed, so one per kernel is enough)."""
+    if not _NOTE_STYLE or getattr(_NOTE_STYLE[0], "comm", None) is None:
+        _NOTE_STYLE[:] = [HTMLStyle()]
+    return _NOTE_STYLE[0]
 
 
 def _show(render: Callable[[], object]) -> None:

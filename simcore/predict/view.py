@@ -2,8 +2,11 @@
 button, and the feedback line the answer appears in.
 
 Plain ipywidgets 8 (HTMLMath, Text, RadioButtons, Button) and CSS classes, so it works alike in JupyterLab,
-Notebook 7 and Voila. The lab's CSS (``STYLE``) travels inside the widgets themselves as a ``<style>``
-element in a hidden HTML widget (ipywidgets' HTML widget writes its value as is): no extension needed.
+Notebook 7 and Voila, and in a page that cannot load any extension's front end. The widgets share one layout
+and one style per type across the kernel (sizes and visibility come from CSS classes), so a prediction costs
+the page seven or eight widget models rather than 25, which matters while Run All draws a chapter's first
+live plot. The lab's CSS (``STYLE``) travels inside the widgets themselves as a ``<style>`` element in one
+hidden HTML widget per kernel (ipywidgets' HTML widget writes its value as is): no extension needed.
 A click never raises into the kernel: a bad entry or a failing answer is shown in the feedback line.
 """
 
@@ -13,6 +16,8 @@ import html
 import re
 
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_string import HTMLMathStyle, HTMLStyle, TextStyle
 
 from simcore.predict.markup import to_html
 from simcore.predict.question import nice_number
@@ -27,7 +32,6 @@ STYLE = f"""
 .simcore-prediction {{ border-left: 4px solid #0072B2; padding: 2px 10px 6px 10px; margin: 6px 0;
   background: var(--jp-layout-color2, #f3f6fa); }}
 .simcore-prediction .simcore-verdict {{ margin: 4px 0; }}
-.simcore-prediction .widget-radio-box label {{ white-space: normal; }}
 .simcore-result {{ position: relative; }}
 .simcore-veiled .simcore-result > *, .simcore-veiled.simcore-result > * {{
   filter: blur(20px) grayscale(1); opacity: 0.2; pointer-events: none; user-select: none; }}
@@ -35,13 +39,28 @@ STYLE = f"""
   content: "{VEIL_TEXT}"; position: absolute; inset: 0; display: flex; align-items: center;
   justify-content: center; font-weight: 600; font-size: 1.1em; color: var(--jp-ui-font-color1, #222);
   pointer-events: auto; cursor: not-allowed; z-index: 2; }}
+.simcore-gated-output.simcore-revealed > .simcore-note {{ display: none; }}
+.simcore-prediction {{ width: 100%; }}
+.simcore-prediction .widget-radio {{ width: auto; }}
+.simcore-prediction .widget-radio-box label {{ white-space: normal; height: auto;
+  min-height: var(--jp-widgets-radio-item-height, 24px); }}
+.simcore-entry-row {{ flex-flow: row wrap; align-items: center; }}
+.simcore-prediction .simcore-entry-text {{ width: 11em; }}
+.simcore-prediction .simcore-hidden {{ display: none; }}
 """
+
+_STYLE_WIDGET: list[widgets.HTML] = []
 
 
 def style_widget() -> widgets.HTML:
-    """Return a hidden widget carrying the lab's prediction CSS (a page needs it once; twice is harmless)."""
+    """Return the hidden widget carrying the lab's prediction CSS: one per kernel, put into every prediction,
+    veiled panel and gated output (one model shown in many places: the CSS is in the page wherever one of
+    them is, and each further use costs a view, not three more models)."""
+    if _STYLE_WIDGET and getattr(_STYLE_WIDGET[0], "comm", None) is not None:
+        return _STYLE_WIDGET[0]
     w = widgets.HTML(f"<style>{STYLE}</style>", layout=widgets.Layout(display="none"))
     w.add_class("simcore-style")
+    _STYLE_WIDGET[:] = [w]
     return w
 
 
@@ -72,33 +91,63 @@ def _plain(text: str) -> bool:
     return not re.search(r"[$`*\\<]", text)
 
 
+_SHARED: dict[str, widgets.Widget] = {}
+
+
+def _shared(kind: type) -> widgets.Widget:
+    """One layout or style model of ``kind`` per kernel, for the prediction widgets that never change theirs
+    (their sizes and visibility come from ``STYLE``'s CSS classes): a model shared is a model the page does
+    not build again."""
+    w = _SHARED.get(kind.__name__)
+    if w is None or getattr(w, "comm", None) is None:
+        w = _SHARED[kind.__name__] = kind()
+    return w
+
+
 class PredictionView:
-    """The widgets of one ``Prediction`` (``.widget``); kept in step with it through ``on_change``."""
+    """The widgets of one ``Prediction`` (``.widget``); kept in step with it through ``on_change``.
+
+    Core ipywidgets only, so a prediction works in a page that cannot load any extension's front end (a
+    prediction that cannot be committed would keep its panel veiled for good). Seven or eight widget models
+    (a box, the question, the entry row and its parts, the feedback) plus models shared by the whole kernel:
+    one layout, one style per widget type, the CSS carrier. Every model is a message and a view the page
+    builds while Run All is drawing the chapter's first live plot."""
 
     def __init__(self, pred):
         self.pred = pred
-        self.heading = widgets.HTMLMath()
-        self.feedback = widgets.HTMLMath()
-        self.button = widgets.Button(description="Commit prediction", button_style="primary",
+        lay = _shared(widgets.Layout)
+        self.heading = widgets.HTMLMath(layout=lay, style=_shared(HTMLMathStyle))
+        self.feedback = widgets.HTMLMath(layout=lay, style=_shared(HTMLMathStyle))
+        self.button = widgets.Button(description="Commit prediction", button_style="primary", layout=lay,
+                                     style=_shared(widgets.ButtonStyle),
                                      tooltip="Final for this setting: the answer appears at once")
+        self.button.add_class("simcore-commit")
         self.button.on_click(self._on_commit)
-        self.another = widgets.Button(description="Try another setting", layout=widgets.Layout(display="none"))
-        self.another.on_click(self._on_another)
         if pred.kind == "number":
-            self.entry = widgets.Text(placeholder="your prediction", continuous_update=False,
-                                      layout=widgets.Layout(width="11em"))
-            row = [self.entry, widgets.HTML(html.escape(pred.unit)), self.button]
+            self.entry = widgets.Text(placeholder="your prediction", continuous_update=False, layout=lay,
+                                      style=_shared(TextStyle))
+            self.entry.add_class("simcore-entry-text")
+            row = [self.entry, widgets.HTML(html.escape(pred.unit), layout=lay, style=_shared(HTMLStyle)),
+                   self.button]
         else:
             plain = all(_plain(c) for c in pred.choices)
             labels = [f"({chr(65 + i)}) {c}" if plain else f"({chr(65 + i)})" for i, c in enumerate(pred.choices)]
             self.entry = widgets.RadioButtons(options=list(zip(labels, range(len(labels)), strict=True)),
-                                              value=None, layout=widgets.Layout(width="auto"))
+                                              value=None, layout=lay, style=_shared(DescriptionStyle))
             self._choices_html = "" if plain else "<ol type='A'>" + "".join(
                 f"<li>{to_html(c, inline=True)}</li>" for c in pred.choices) + "</ol>"
             row = [self.entry, self.button]
-        entry_row = widgets.HBox(row, layout=widgets.Layout(align_items="center", flex_flow="row wrap"))
-        self.widget = widgets.VBox([style_widget(), self.heading, entry_row, self.feedback, self.another],
-                                   layout=widgets.Layout(width="100%"))
+        entry_row = widgets.HBox(row, layout=lay)
+        entry_row.add_class("simcore-entry-row")
+        children = [style_widget(), self.heading, entry_row, self.feedback]
+        self.another = None
+        if len(pred.settings) > 1:  # only then is there another setting to try
+            self.another = widgets.Button(description="Try another setting", layout=lay,
+                                          style=_shared(widgets.ButtonStyle))
+            self.another.add_class("simcore-another")
+            self.another.on_click(self._on_another)
+            children.append(self.another)
+        self.widget = widgets.VBox(children, layout=lay)
         self.widget.add_class("simcore-prediction")
         pred.on_change(lambda _p: self.refresh())
         self.refresh()
@@ -124,7 +173,11 @@ class PredictionView:
         else:
             self.feedback.value = ""
             self.entry.value = "" if p.kind == "number" else None
-        self.another.layout.display = None if p.can_try_another else "none"
+        if self.another is not None:  # shown by a class: its layout is the shared one
+            if p.can_try_another:
+                self.another.remove_class("simcore-hidden")
+            else:
+                self.another.add_class("simcore-hidden")
 
     def _error(self, message: str) -> None:
         self.feedback.value = f"<span style='color:#b00020'>{html.escape(message)}</span>"

@@ -120,6 +120,23 @@ def _check_predictions_hold_answers_back(page, notebook):
     assert not [v for v in after if v["veiled"]], f"{notebook}: still veiled after every commit: {after}"
     page.locator(".jp-OutputArea-output .simcore-live-panel").first.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / f"{notebook}-revealed.png"), full_page=False)
+    _check_try_another(page, notebook)
+
+
+def _check_try_another(page, notebook):
+    """A committed prediction asked at more than one setting offers "Try another setting": clicking it shows
+    the next setting's question with the commit button enabled again."""
+    preds = page.locator(".jp-OutputArea-output .simcore-prediction")
+    offering = [i for i in range(preds.count()) if preds.nth(i).locator("button.simcore-another").is_visible()]
+    if not offering:
+        return
+    w = preds.nth(offering[0])  # by index: the button hides once clicked
+    w.scroll_into_view_if_needed()
+    w.locator("button.simcore-another").click()
+    w.locator(".widget-htmlmath", has_text="(setting 2 of").first.wait_for(timeout=90_000)
+    commit = w.locator("button.simcore-commit")
+    assert commit.inner_text() == "Commit prediction" and not commit.is_disabled(), (
+        f"{notebook}: after 'Try another setting' the commit button reads {commit.inner_text()!r}")
 
 
 @pytest.mark.parametrize("notebook", CHAPTERS)

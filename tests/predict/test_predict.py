@@ -170,6 +170,30 @@ def test_the_widget_commits_what_the_student_typed_and_shows_errors_instead_of_r
     assert "10.8 ms" in view.feedback.value and "simcore-prediction" in view_widget._dom_classes
     view.button.click()  # a disabled button clicked anyway (e.g. by a test): still nothing raised
     assert "already committed" in view.feedback.value or pred.outcome.guess == 10.0
+    assert view.another is None  # one setting: no "Try another setting" button at all
+
+
+def test_a_choice_needs_a_pick_before_its_commit():
+    pred = ChoicePrediction("q", choices=["a", "b"], answer="b")
+    assert pred.widget is pred._view.widget
+    view = pred._view
+    view.button.click()
+    assert not pred.committed and "pick one of the choices" in view.feedback.value
+    view.entry.value = 1
+    view.button.click()
+    assert pred.committed and pred.outcome.guess == "b"
+
+
+def test_another_setting_shows_its_button_only_when_there_is_one_left():
+    pred = NumberPrediction(lambda s: f"At {s['x']}?", answer=lambda s: float(s["x"]), setting=[{"x": 1}, {"x": 2}])
+    view = (pred.widget, pred._view)[1]
+    assert "simcore-hidden" in view.another._dom_classes  # nothing committed yet
+    view.entry.value = "1"
+    view.button.click()
+    assert "simcore-hidden" not in view.another._dom_classes
+    view.another.click()
+    assert pred.round == 1 and not pred.committed and not view.button.disabled and view.entry.value == ""
+    assert "setting 2 of 2" in view.heading.value and "simcore-hidden" in view.another._dom_classes
 
 
 def test_a_programmatic_commit_updates_the_widget():
@@ -178,6 +202,20 @@ def test_a_programmatic_commit_updates_the_widget():
     view = pred._view
     pred.commit("a")
     assert view.entry.value == 0 and view.entry.disabled and "Not this one" in view.feedback.value
+
+
+def test_a_prediction_costs_the_page_few_widget_models():
+    # every model is a message and a view the page builds while Run All draws the first live plot (the
+    # 25-model version made 50 of the primer's 127 models before its panel). Counted from ipywidgets'
+    # registry, after the models a kernel shares (one layout, one style per widget type, the CSS carrier).
+    from ipywidgets.widgets import widget as registry
+
+    shown = [NumberPrediction("How long?", answer=10.8, unit="ms").widget,
+             ChoicePrediction("q", choices=["a", "b", "c"], answer="b").widget]
+    before = set(registry._instances)
+    shown += [NumberPrediction("How long?", answer=10.8, unit="ms").widget,
+              ChoicePrediction("q", choices=["a", "b", "c"], answer="b").widget]
+    assert len(shown) == 4 and len(set(registry._instances) - before) == 7 + 6
 
 
 @pytest.mark.parametrize(("text", "value"), [("9", 9.0), (" 10.8 ", 10.8), ("1.2e3", 1200.0), ("1,200", 1200.0),
