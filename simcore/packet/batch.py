@@ -27,11 +27,12 @@ from .kernel.batch import B_I
 from .lazy_result import lazy_result
 from .params import Scenario
 from .results import PacketResult
-from .simulate import _link_seeds, _sizes, run_kernel, simulate
+from .simulate import _build, _link_seeds, _sizes, run_kernel, simulate
 
-__all__ = ["simulate_many", "BATCH_RUNS"]
+__all__ = ["simulate_many", "BATCH_RUNS", "BATCH_BYTES"]
 
-BATCH_RUNS = 64  # runs per call of the event loop (their copies: ~2 MB for the 10-file session)
+BATCH_RUNS = 64  # runs per call of the event loop (their copies: ~2 MB for the 10-file session) ...
+BATCH_BYTES = 16 << 20  # ... fewer if their copies would take more than this
 
 
 def simulate_many(scenario: Scenario | BulkScenario | Sequence[Scenario | BulkScenario],
@@ -83,12 +84,18 @@ def _runs(sc: Scenario | BulkScenario, seeds: list) -> list[PacketResult]:
     out: list[PacketResult] = []
     n_links = max(len(sc.network.links), 1)
     nc, nm = _sizes(sc)[:2]
+    if len(seeds) > 1 and build_cache._find(sc, False)[0] is None:  # keep its state first (it then runs as a batch)
+        S, pool, heap_cap = _build(sc, _link_seeds(seeds[0], n_links), False, {})
+        build_cache.remember(sc, False, S, pool, heap_cap, adopt=True)
+        del S
+    tpl = build_cache._find(sc, False)[0]
+    per_call = BATCH_RUNS if tpl is None else max(2, min(BATCH_RUNS, BATCH_BYTES // tpl.block.nbytes))
     i = 0
     while i < len(seeds):
-        chunk = seeds[i:i + BATCH_RUNS]
+        chunk = seeds[i:i + per_call]
         got = build_cache.borrow_batch(sc, np.stack([_link_seeds(s, n_links) for s in chunk])) \
             if len(chunk) > 1 else None
-        if got is None:  # one run, or no template yet (the first run makes it), or a state too big to keep
+        if got is None:  # one run, or a state too big to keep
             out.append(simulate(sc, seed=seeds[i]))
             i += 1
             continue

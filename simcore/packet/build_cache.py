@@ -87,9 +87,10 @@ class _Block:
 class _Template:
     """A scenario's built state, never written, spare sets of its scratch tables and copies of its block."""
 
-    def __init__(self, ref, S: L.State, pool: int, heap_cap: int):
+    def __init__(self, ref, S: L.State, pool: int, heap_cap: int, adopt: bool = False):
         self.ref = ref
-        self.arrays = tuple(_copy(a) for a in S)
+        # (a state built only to be kept is not copied: nothing else holds it)
+        self.arrays = tuple(a if adopt and a.flags.c_contiguous else _copy(a) for a in S)
         self.bytes = tuple(_bytes(a) for a in self.arrays)
         self.zero = tuple(not b.any() for b in self.bytes)
         # a congestion control's own streams (BBR's) are drawn from the links' seeds too: redrawn per run
@@ -177,10 +178,13 @@ class _Template:
             blocks.append(b)
         return list(b.views), b.block
 
-    def _new_set(self) -> tuple:
-        """A new set of scratch tables, views of one zeroed block, with the template's bytes where they are not
-        zero: (tables, their bytes, the block)."""
-        sblock = np.zeros(self.scratch_bytes, np.uint8)
+    def _new_set(self, sblock: np.ndarray | None = None) -> tuple:
+        """A new set of scratch tables, views of one zeroed block (``sblock``, zeroed, if given: else a new one),
+        with the template's bytes where they are not zero: (tables, their bytes, the block)."""
+        if sblock is None:
+            sblock = np.zeros(self.scratch_bytes, np.uint8)
+        else:
+            sblock[:] = 0
         scratch, raw = [], []
         for i, off in zip(_SCRATCH_IDX, self.scratch_offset, strict=True):
             a = self.arrays[i]
@@ -218,7 +222,7 @@ class _Template:
         try:
             scratch, raw, hw, sblock = self.spare.pop()
         except IndexError:  # a new set: zeros, then whatever of the template is not zero
-            scratch, raw, sblock = self._new_set()
+            scratch, raw, sblock = self._new_set(_idle_scratch(self.scratch_bytes))
             if len(self.sets) >= 4 * SPARE_SETS:  # sets never given back (a table regrown): forgotten
                 self.sets = {id(sp[0][0]): (sp[0], sp[1], sp[3]) for sp in self.spare}
             self.sets[id(scratch[0])] = (scratch, raw, sblock)
@@ -248,10 +252,44 @@ class _Template:
             arrays[_BLK] = block.view(np.uint64)
             arrays[_TPL] = arrays[_BLK].copy()  # the first run's block as it starts (a derived scenario's patch in it)
             arrays[_SCR] = sblock.view(np.uint64)
-            arrays[_STPL] = self.stpl().view(np.uint64)
+            # (the template's scratch bytes only where the plan resets rows to them: else no copy of them is made)
+            arrays[_STPL] = self.stpl().view(np.uint64) if any(p[3] is not None for p in self.plan) else SINGLE["stpl"]
             arrays[_BSEED] = bseed
-            arrays[_BOUT] = np.empty((n, block.shape[0] // 8), np.uint64)
+            arrays[_BOUT] = _bout(n, block.shape[0] // 8)
         return L.State._make(arrays)
+
+
+def _idle_scratch(nbytes: int) -> np.ndarray | None:
+    """A block of scratch tables of ``nbytes`` that another template keeps spare, taken from it (a sweep that makes
+    a scenario object per point would otherwise map and fault in a new set, ~0.4 MB for the 10-file session, per
+    scenario: its pages cost more on first touch than zeroing them again), or None."""
+    for tpl in list(_cache.values()):
+        for k, sp in enumerate(tpl.spare):
+            if sp[3].nbytes == nbytes:
+                del tpl.spare[k]
+                tpl.sets.pop(id(sp[0][0]), None)
+                return sp[3]
+    return None
+
+
+BOUTS = 8  # blocks of batch copies kept for reuse once no result refers to them
+BOUT_BYTES = 4 << 20  # ... of at most this size each
+_bouts: list[np.ndarray] = []
+
+
+def _bout(n: int, words: int) -> np.ndarray:
+    """``S.bout`` for ``n`` runs of ``words`` each (``kernel.batch``: every word is written before it is read): one
+    kept that nothing refers to any more (CPython's reference count: every result of a batch refers to it), else a
+    new one, kept if there is room."""
+    for b in _bouts:
+        if b.shape == (n, words) and sys.getrefcount(b) == 3:  # (the list, ``b`` and getrefcount's argument)
+            return b
+    b = np.empty((n, words), np.uint64)
+    if b.nbytes <= BOUT_BYTES:
+        _bouts.append(b)
+        if len(_bouts) > BOUTS:
+            del _bouts[0]
+    return b
 
 
 def _bytes(a: np.ndarray) -> np.ndarray:
@@ -269,9 +307,10 @@ _cache: OrderedDict = OrderedDict()
 _roots: dict = {}
 
 
-def remember(scenario, trace: bool, S: L.State, pool: int, heap_cap: int) -> _Template | None:
+def remember(scenario, trace: bool, S: L.State, pool: int, heap_cap: int, adopt: bool = False) -> _Template | None:
     """Keep ``S`` (a state just built for ``scenario``, not yet run) as its template if it is small enough;
-    return the template, or None if it is not kept."""
+    return the template, or None if it is not kept. ``adopt``: ``S`` is built only for this (it is never run), so
+    the template keeps its arrays instead of copies."""
     if sum(a.nbytes for a in S) > MAX_STATE_BYTES:
         return None
     try:
@@ -279,7 +318,7 @@ def remember(scenario, trace: bool, S: L.State, pool: int, heap_cap: int) -> _Te
     except TypeError:
         return None
     key = (id(scenario), bool(trace))
-    tpl = _cache[key] = _Template(ref, S, pool, heap_cap)
+    tpl = _cache[key] = _Template(ref, S, pool, heap_cap, adopt)
     _cache.move_to_end(key)
     while len(_cache) > MAX_SCENARIOS:
         _cache.popitem(last=False)
