@@ -259,11 +259,19 @@ class _Template:
         return L.State._make(arrays)
 
 
+RECENT = 8  # templates used most recently, whose spare scratch tables are not taken by another
+
+
 def _idle_scratch(nbytes: int) -> np.ndarray | None:
     """A block of scratch tables of ``nbytes`` that another template keeps spare, taken from it (a sweep that makes
     a scenario object per point would otherwise map and fault in a new set, ~0.4 MB for the 10-file session, per
-    scenario: its pages cost more on first touch than zeroing them again), or None."""
-    for tpl in list(_cache.values()):
+    scenario: its pages cost more on first touch than zeroing them again), or None. Only from a template whose
+    scenario is gone, or that is not among the ``RECENT`` used last (scenarios run in turn keep their own)."""
+    tpls = list(_cache.values())
+    old = len(tpls) - RECENT
+    for j, tpl in enumerate(tpls):
+        if j >= old and tpl.ref() is not None:
+            continue
         for k, sp in enumerate(tpl.spare):
             if sp[3].nbytes == nbytes:
                 del tpl.spare[k]
