@@ -145,8 +145,16 @@ def run_traced(params: FtpParams, seed: SeedLike = 0) -> tuple[Transfer, PacketR
 
 
 def transfer(seed: int = 0, **params) -> Transfer:
-    """Return ``run_transfer(FtpParams(**params), seed)``: a module-level function for ``run_sweep``."""
+    """Return ``run_transfer(FtpParams(**params), seed)``: a module-level function for ``run_sweep`` (which hands
+    the seeds of a grid point to ``transfer.seeds_at_once`` in one call: ``run_transfers``)."""
     return run_transfer(FtpParams(**params), seed)
+
+
+def _transfers(seeds, **params) -> list[Transfer]:
+    return run_transfers(FtpParams(**params), seeds)
+
+
+transfer.seeds_at_once = _transfers
 
 
 def sample_point(params: FtpParams, first_seed: int = 0) -> Sample:
