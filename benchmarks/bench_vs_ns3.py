@@ -38,6 +38,11 @@ import numpy as np
 from simcore.packet import BulkScenario, LinkParams, Network, TcpParams, bulk_scenario, dumbbell, simulate
 from simcore.packet.scenarios import request_response_scenario
 
+try:
+    from simcore.packet.batch import simulate_many
+except ImportError:  # a tree from before it (for an A/B with --simcore-only)
+    simulate_many = None
+
 ROOT = Path(__file__).resolve().parent.parent
 LOSSES = (0.0, 0.01, 0.03)
 SEEDS = 30
@@ -73,12 +78,17 @@ def _cpu_wall(fn):
 
 
 def simcore_seqfiles() -> dict:
-    """All 90 runs, building each loss's scenario once (as a sweep over seeds does)."""
+    """All 90 runs, building each loss's scenario once and running its 30 seeds as a sweep over seeds does:
+    ``simulate_many`` (back to back in one call of the event loop), or one ``simulate`` call per seed on a tree
+    without it."""
     def go():
         res = []
         for loss in LOSSES:
             sc = seqfiles_scenario(loss)
-            res += [simulate(sc, seed=s) for s in range(SEEDS)]
+            if simulate_many is None:
+                res += [simulate(sc, seed=s) for s in range(SEEDS)]
+            else:
+                res += simulate_many(sc, list(range(SEEDS)))
         return res
 
     go()  # warm

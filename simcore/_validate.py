@@ -59,29 +59,35 @@ def check_real(
     """
     lo_open = lo_open or lo == -math.inf
     hi_open = hi_open or hi == math.inf
-    allowed = f"must be a finite number in {_fmt_bound(lo, hi, lo_open, hi_open)}" + (f" ({why})" if why else "")
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name}={value!r} is not a real number: {allowed}")
+    # (the message is made only for a value refused: validating a scenario's records checks thousands of fields)
+    if type(value) is not float and type(value) is not int and (isinstance(value, bool)
+                                                                or not isinstance(value, numbers.Real)):
+        raise ValueError(f"{name}={value!r} is not a real number: {_real_allowed(lo, hi, lo_open, hi_open, why)}")
     v = float(value)
-    if not math.isfinite(v):
-        raise ValueError(f"{name}={value!r} is out of range: {allowed}")
-    if (v < lo) or (lo_open and v == lo) or (v > hi) or (hi_open and v == hi):
-        raise ValueError(f"{name}={value!r} is out of range: {allowed}")
+    if not math.isfinite(v) or (v < lo) or (lo_open and v == lo) or (v > hi) or (hi_open and v == hi):
+        raise ValueError(f"{name}={value!r} is out of range: {_real_allowed(lo, hi, lo_open, hi_open, why)}")
     return v
+
+
+def _real_allowed(lo: float, hi: float, lo_open: bool, hi_open: bool, why: str) -> str:
+    return f"must be a finite number in {_fmt_bound(lo, hi, lo_open, hi_open)}" + (f" ({why})" if why else "")
 
 
 def check_int(name: str, value: object, lo: int | None = None, hi: int | None = None, *, why: str = "") -> int:
     """Return ``value`` as an int if it is an integer in ``[lo, hi]`` (None means unbounded), else raise.
     ``why`` (if given) is added to the message in parentheses: where a bound comes from (e.g. memory)."""
-    lo_s = "-inf" if lo is None else str(lo)
-    hi_s = "inf" if hi is None else str(hi)
-    allowed = f"must be an integer in [{lo_s}, {hi_s}]" + (f" ({why})" if why else "")
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name}={value!r} is not an integer: {allowed}")
+    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
+        raise ValueError(f"{name}={value!r} is not an integer: {_int_allowed(lo, hi, why)}")
     v = int(value)
     if (lo is not None and v < lo) or (hi is not None and v > hi):
-        raise ValueError(f"{name}={value!r} is out of range: {allowed}")
+        raise ValueError(f"{name}={value!r} is out of range: {_int_allowed(lo, hi, why)}")
     return v
+
+
+def _int_allowed(lo: int | None, hi: int | None, why: str) -> str:
+    lo_s = "-inf" if lo is None else str(lo)
+    hi_s = "inf" if hi is None else str(hi)
+    return f"must be an integer in [{lo_s}, {hi_s}]" + (f" ({why})" if why else "")
 
 
 def check_choice(name: str, value: object, choices: Iterable[object]) -> object:
@@ -165,9 +171,14 @@ def check_column(name: str, value: object, dtype: type) -> np.ndarray:
         raise ValueError(f"{name}={value!r} is not allowed: {allowed}") from None
 
 
+_PLAIN = frozenset((int, float, str, bool, type(None)))  # types python_number returns as they are, at once
+
+
 def python_number(value: object) -> object:
     """Return a numpy scalar (bool, integer, floating, str) as the Python bool, int, float or str it is,
     and a tuple or list holding some with those converted; anything else as it is (the same object)."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, np.bool_ | np.integer | np.floating | np.str_):
         return value.item()
     if type(value) in (tuple, list):

@@ -173,16 +173,39 @@ def _outputs(result: object) -> dict[str, Any]:
 
 
 def _run_chunk(func: Callable[..., Any], tasks: list[tuple[dict[str, Any], int]]) -> list[dict[str, Any]]:
-    """Run ``func(**params, seed=seed)`` for each task in order; return their outputs as scalar dicts."""
+    """Run ``func(**params, seed=seed)`` for each task in order; return their outputs as scalar dicts. Consecutive
+    tasks at one grid point go to ``func.seeds_at_once(seeds=[...], **params)`` in one call if ``func`` has it."""
+    many = getattr(func, "seeds_at_once", None)
     out = []
-    for params, seed in tasks:
+    i = 0
+    while i < len(tasks):
+        params = tasks[i][0]
+        j = i + 1
+        if many is not None:
+            while j < len(tasks) and tasks[j][0] == params:
+                j += 1
+        if j - i > 1:
+            try:
+                outs = many(seeds=[seed for _, seed in tasks[i:j]], **params)
+            except Exception:  # one call at a time, to name the seed that fails
+                out += _run_chunk(_one_at_a_time(func), tasks[i:j])
+            else:
+                out += [_outputs(o) for o in outs]
+            i = j
+            continue
+        seed = tasks[i][1]
         try:
             out.append(_outputs(func(**params, seed=seed)))
         except Exception as exc:
             raise SweepError(
                 f"func failed for params={params!r}, seed={seed}: {type(exc).__name__}: {exc}"
             ) from exc
+        i = j
     return out
+
+
+def _one_at_a_time(func: Callable[..., Any]) -> Callable[..., Any]:
+    return lambda **kw: func(**kw)
 
 
 def _cost(cost: Callable[[dict[str, Any]], float], params: dict[str, Any]) -> float:
@@ -221,7 +244,9 @@ def run_sweep(
     point's run time (any unit); chunks are then submitted costliest first (longest processing time first:
     on a few workers the long runs no longer come last and leave one worker idle at the end); without it
     they go in grid order. Rows come back in grid order whatever the executor; a failing call raises
-    ``SweepError``.
+    ``SweepError``. If ``func`` has an attribute ``seeds_at_once``, a function that returns the outputs of
+    ``func(**params, seed=s)`` for each ``s`` of ``seeds=[...]`` in one call (``simcore.ftp.transfer``'s runs its
+    sessions' first passes back to back in the packet kernel), a chunk's calls at one grid point go through it.
     """
     if not callable(func):
         raise ValueError(f"func={func!r} is not allowed: must be callable as func(**params, seed=seed)")

@@ -296,3 +296,50 @@ def test_nan_outputs_survive():
 
     res = run_sweep(f, {"a": [1]}, [0], executor=cf.ThreadPoolExecutor(1), progress=False)
     assert math.isnan(res.to_records()[0]["x"])
+
+
+# ---------------------------------------------------------------- seeds of a grid point in one call
+
+
+def _batched_calls(rate: float, n: int, seeds: list) -> list:
+    _batched_calls.calls.append((rate, n, list(seeds)))
+    return [noisy_mean(rate, n, s) for s in seeds]
+
+
+def batched_mean(rate: float, n: int, seed: int) -> dict:
+    return noisy_mean(rate, n, seed)
+
+
+batched_mean.seeds_at_once = _batched_calls
+_batched_calls.calls = []
+
+
+def test_a_function_with_seeds_at_once_gets_each_points_seeds_in_one_call():
+    _batched_calls.calls.clear()
+    grid = {"rate": [1.0, 2.0], "n": [5, 7]}
+    seeds = [3, 1, 4, 1, 5]
+    with cf.ThreadPoolExecutor(2) as pool:
+        got = run_sweep(batched_mean, grid, seeds, executor=pool, progress=False, chunksize=len(seeds))
+    want = [{**p, "seed": s, **{k: (v.item() if hasattr(v, "item") else v) for k, v in noisy_mean(**p, seed=s).items()}}
+            for p in expand_grid(grid) for s in seeds]
+    assert list(got.rows) == want
+    # one call per grid point (a chunk holds exactly one point's seeds), with its seeds in order
+    assert sorted(_batched_calls.calls) == sorted((p["rate"], p["n"], seeds) for p in expand_grid(grid))
+
+
+def _failing_batch(x: int, seeds: list) -> list:
+    raise RuntimeError("batch")
+
+
+def fails_at_seed_2(x: int, seed: int) -> dict:
+    if seed == 2:
+        raise RuntimeError("boom")
+    return {"y": x + seed}
+
+
+fails_at_seed_2.seeds_at_once = _failing_batch
+
+
+def test_a_failing_batch_is_redone_call_by_call_and_names_the_failing_seed():
+    with cf.ThreadPoolExecutor(1) as pool, pytest.raises(SweepError, match=r"seed=2: RuntimeError: boom"):
+        run_sweep(fails_at_seed_2, {"x": [10]}, [0, 1, 2, 3], executor=pool, progress=False, chunksize=4)

@@ -16,7 +16,8 @@ paper's loss ratios mean. Paper designs 2-4 run on simcore.packet's SCTP (``tran
 
 from .params import DESIGNS, MODES, PAPER_DESIGNS, SCTP_ASSUMED, TCP_ASSUMED, TRANSPORTS, FtpParams, paper_design
 from .sampling import Sample, sequential_sample
-from .transfer import Transfer, run_traced, run_transfer, sample_point, transfer
+from .transfer import Transfer, run_traced, run_transfer, run_transfers, sample_point, transfer
 
 __all__ = ["DESIGNS", "MODES", "PAPER_DESIGNS", "SCTP_ASSUMED", "TCP_ASSUMED", "TRANSPORTS", "FtpParams", "Sample",
-           "Transfer", "paper_design", "run_traced", "run_transfer", "sample_point", "sequential_sample", "transfer"]
+           "Transfer", "paper_design", "run_traced", "run_transfer", "run_transfers", "sample_point",
+           "sequential_sample", "transfer"]

@@ -72,9 +72,10 @@ def _with_messages(sc: Scenario, msgs: tuple) -> Scenario:
     return out
 
 
-def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes: int = 10_000
-                        ) -> tuple[PacketResult, Scenario, int]:
-    """Return (result, the scenario with the start times that satisfy ``waits``, number of passes)."""
+def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes: int = 10_000,
+                        first: PacketResult | None = None) -> tuple[PacketResult, Scenario, int]:
+    """Return (result, the scenario with the start times that satisfy ``waits``, number of passes). ``first``:
+    the first pass's result if it was run already (``simulate(sc, seed)``, e.g. in a ``simulate_many`` batch)."""
     msgs = list(sc.messages)
     never = sc.duration_s * 2.0 + 1.0
     if waits:  # the waits as arrays, grouped by the message that waits (each pass is then a few numpy operations)
@@ -89,7 +90,7 @@ def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes:
         base = np.array([m.start_time_s for m in msgs], np.float64)[waited]
         start = base.copy()  # the waiting messages' start times now
     for n in range(1, max_passes + 1):
-        res = simulate(sc, seed=seed)
+        res = first if n == 1 and first is not None else simulate(sc, seed=seed)
         if not waits:
             return res, sc, n
         t = np.empty(len(ws))

@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from simcore.packet import PacketResult, simulate
+from simcore.packet.batch import simulate_many
 from simcore.rng import SeedLike
 
 from ._waits import simulate_with_waits
@@ -21,7 +22,7 @@ from .params import FtpParams
 from .sampling import Sample, sequential_sample
 from .session import SERVER, Plan, build_plan
 
-__all__ = ["Transfer", "run_transfer", "run_traced", "transfer", "sample_point"]
+__all__ = ["Transfer", "run_transfer", "run_transfers", "run_traced", "transfer", "sample_point"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,22 @@ def run_transfer(params: FtpParams, seed: SeedLike = 0) -> Transfer:
     return _record(params, pl, res, passes)
 
 
+def run_transfers(params: FtpParams, seeds) -> list[Transfer]:
+    """Return ``[run_transfer(params, s) for s in seeds]``, the same sessions bit for bit, their first passes run
+    back to back in the event loop (``simcore.packet.simulate_many``: every seed's first pass is a run of the same
+    scenario; later passes are each seed's own)."""
+    if not isinstance(params, FtpParams):
+        raise ValueError(f"params={params!r} is not allowed: must be an FtpParams")
+    seeds = list(seeds)
+    pl, sc, waits = _plan(params)
+    firsts = simulate_many(sc, seeds)
+    out = []
+    for s, first in zip(seeds, firsts, strict=True):
+        res, _, passes = simulate_with_waits(sc, waits, s, first=first)
+        out.append(_record(params, pl, res, passes))
+    return out
+
+
 @lru_cache(maxsize=64)
 def _plan(params: FtpParams) -> tuple[Plan, object, tuple]:
     """Return the session's plan, scenario and waits: they depend on the parameters only, not the seed,
@@ -128,8 +145,16 @@ def run_traced(params: FtpParams, seed: SeedLike = 0) -> tuple[Transfer, PacketR
 
 
 def transfer(seed: int = 0, **params) -> Transfer:
-    """Return ``run_transfer(FtpParams(**params), seed)``: a module-level function for ``run_sweep``."""
+    """Return ``run_transfer(FtpParams(**params), seed)``: a module-level function for ``run_sweep`` (which hands
+    the seeds of a grid point to ``transfer.seeds_at_once`` in one call: ``run_transfers``)."""
     return run_transfer(FtpParams(**params), seed)
+
+
+def _transfers(seeds, **params) -> list[Transfer]:
+    return run_transfers(FtpParams(**params), seeds)
+
+
+transfer.seeds_at_once = _transfers
 
 
 def sample_point(params: FtpParams, first_seed: int = 0) -> Sample:
@@ -141,8 +166,19 @@ def sample_point(params: FtpParams, first_seed: int = 0) -> Sample:
     if not isinstance(params, FtpParams):
         raise ValueError(f"params={params!r} is not allowed: must be an FtpParams")
 
+    # the sessions' first passes are run in batches, back to back in the event loop (``simulate_many``), ahead of
+    # the rule: the min_runs it needs first, then as many again as it has so far (at most max_runs); each session
+    # goes on from its first pass only when the rule draws it, so the sample is the same
+    pl, sc, waits = _plan(params)
+    firsts: dict[int, PacketResult] = {}
+
     def draw(i):
-        t = run_transfer(params, first_seed + i)
+        if i not in firsts:
+            n = min(max(params.min_runs, i), params.max_runs - i)
+            seeds = range(first_seed + i, first_seed + i + n)
+            firsts.update(zip(range(i, i + n), simulate_many(sc, list(seeds)), strict=True))
+        res, _, passes = simulate_with_waits(sc, waits, first_seed + i, first=firsts.pop(i))
+        t = _record(params, pl, res, passes)
         return None if t.gave_up else t.time_s
 
     return sequential_sample(draw, params.ci_half_width_s, params.min_runs, params.max_runs)

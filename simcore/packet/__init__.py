@@ -19,6 +19,8 @@ Pieces:
   request/response sequences, persistent or not, pipelined or not; per-message latency is measured.
 - ``CbrSource``: constant-bit-rate packet traffic (e.g. the packet twin of a fluid background).
 - ``BulkScenario``: the same for 10^5 TCP connections and more, as numpy columns (``simcore.packet.bulk``).
+- ``simulate_many(scenario, seeds)``: the runs of many seeds (or scenarios), bit-identical to separate ``simulate``
+  calls, those of a small scenario back to back in one call of the event loop (``simcore.packet.batch``).
 - ``simulate(scenario, seed=0, trace=False) -> PacketResult``; with ``trace=True`` the result carries
   ``tcp_trace`` (cwnd, ssthresh, srtt, seq over time), ``packet_trace`` (send/receive/drop events)
   and ``queue_trace`` (buffer occupancy). ``simcore.packet.plots`` draws them; ``result.to_pcap(path)``
@@ -52,6 +54,7 @@ Pieces:
   ``trace=True`` the ``sojourn_trace`` (every packet's wait in every buffer; ``plots.queue_delay_figure``).
 """
 
+from .batch import simulate_many
 from .bulk import BulkScenario
 from .capture.sctp_packets import chunk_bounds as sctp_chunk_bounds
 from .kernel.qdisc.codel import CoDelParams
@@ -119,5 +122,6 @@ __all__ = [
     "sctp_chunk_bounds",
     "sctp_message_wire_bytes",
     "simulate",
+    "simulate_many",
     "window_limited_throughput_bps",
 ]

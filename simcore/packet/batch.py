@@ -1,26 +1,38 @@
 """``simulate_many``: many runs of small scenarios in one call (seeds of one scenario, or one seed per scenario).
 
 Each run is ``simulate(scenario, seed)``, with the same ``PacketResult`` fields, bit for bit
-(``tests/packet/test_batch.py``). What makes the runs cheap is what makes repeated ``simulate`` calls cheap:
-a small scenario's kernel state is built once and copied for every run (``build_cache``), the engine's own tables
-are reused from run to run, and each result is assembled when its fields are read (``lazy_result``). The runs
-are back to back, one kernel call each, on a state reset from the scenario's template: the kernel's work is the
-same as in separate calls.
+(``tests/packet/test_batch.py``). The runs of one scenario (a small one: its state kept by ``build_cache``) go
+to the event loop in batches of up to ``BATCH_RUNS``, one call each: the loop runs them back to back, resetting
+the state from the scenario's template in numba between two runs and copying each finished run's arrays out
+(``kernel.batch``), so a run costs its events and two copies of its ~30 KB block, without the Python of a
+``simulate`` call around it (the state's arrays handed to numba, the borrowed tables, the result). Each result
+is assembled when its fields are read (``lazy_result``), from views of its run's copy. A run that overflows a
+table ends its batch; it is redone alone by ``simulate`` (which regrows the table) and the batch goes on after it.
+Traced runs, and scenarios too large to keep, are separate ``simulate`` calls.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from simcore._validate import check_bool
 from simcore.rng import SeedLike, check_seed
 
+from . import build_cache
 from .bulk import BulkScenario
+from .kernel import layout as L
+from .kernel.batch import B_I
+from .lazy_result import lazy_result
 from .params import Scenario
 from .results import PacketResult
-from .simulate import simulate
+from .simulate import _build, _link_seeds, _sizes, run_kernel, simulate
 
-__all__ = ["simulate_many"]
+__all__ = ["simulate_many", "BATCH_RUNS", "BATCH_BYTES"]
+
+BATCH_RUNS = 64  # runs per call of the event loop (their copies: ~2 MB for the 10-file session) ...
+BATCH_BYTES = 16 << 20  # ... fewer if their copies would take more than this
 
 
 def simulate_many(scenario: Scenario | BulkScenario | Sequence[Scenario | BulkScenario],
@@ -53,4 +65,96 @@ def simulate_many(scenario: Scenario | BulkScenario | Sequence[Scenario | BulkSc
         pairs = [(sc, seeds) for sc in scenario]
     for i, (_, s) in enumerate(pairs):  # every seed checked before any run
         check_seed(s, f"seeds[{i}]" if many_seeds else "seeds")
-    return [simulate(sc, seed=s, trace=trace) for sc, s in pairs]
+    if trace:
+        return [simulate(sc, seed=s, trace=True) for sc, s in pairs]
+    out: list[PacketResult] = []
+    k = 0
+    while k < len(pairs):  # runs of one scenario object in a row go together
+        sc = pairs[k][0]
+        j = k + 1
+        while j < len(pairs) and pairs[j][0] is sc:
+            j += 1
+        out += _runs(sc, [s for _, s in pairs[k:j]])
+        k = j
+    return out
+
+
+def _runs(sc: Scenario | BulkScenario, seeds: list) -> list[PacketResult]:
+    """The runs of ``sc`` with ``seeds``, in batches where ``sc``'s state is kept (``build_cache``)."""
+    out: list[PacketResult] = []
+    n_links = max(len(sc.network.links), 1)
+    nc, nm = _sizes(sc)[:2]
+    if len(seeds) > 1 and build_cache._find(sc, False)[0] is None:  # keep its state first (it then runs as a batch)
+        S, pool, heap_cap = _build(sc, _link_seeds(seeds[0], n_links), False, {})
+        build_cache.remember(sc, False, S, pool, heap_cap, adopt=True)
+        del S
+    tpl = build_cache._find(sc, False)[0]
+    per_call = BATCH_RUNS if tpl is None else max(2, min(BATCH_RUNS, BATCH_BYTES // tpl.block.nbytes))
+    i = 0
+    while i < len(seeds):
+        chunk = seeds[i:i + per_call]
+        got = build_cache.borrow_batch(sc, np.stack([_link_seeds(s, n_links) for s in chunk])) \
+            if len(chunk) > 1 else None
+        if got is None:  # one run, or a state too big to keep
+            out.append(simulate(sc, seed=seeds[i]))
+            i += 1
+            continue
+        S, tpl = got
+        run_kernel(S)
+        done = int(S.bat[B_I])  # runs finished: all, or up to the one that ended the batch with a flag
+        runs = _Runs(tpl, S)
+        build_cache.give_back(tpl, S)
+        del S
+        for r in range(done):
+            out.append(lazy_result(sc, _RunState(runs, r), _link_seeds(chunk[r], n_links), nc, nm))
+        i += done
+        if done < len(chunk):  # that run overflowed a table (or paused for rows): alone, regrown
+            out.append(simulate(sc, seed=seeds[i]))
+            i += 1
+    return out
+
+
+class _Runs:
+    """The finished runs of a batch: each run's arrays are views of its row of ``S.bout`` (at the template's
+    offsets in the block), made per field for every run at once, when a result first reads that field."""
+
+    def __init__(self, tpl: build_cache._Template, S: L.State):
+        self.bout = S.bout.view(np.uint8)
+        self.views: dict = {}
+        self.where: dict = {}
+        self.same: dict = {}
+        blk = S.blk.base  # (the block's words are a view of its bytes, which the state's arrays view)
+        for i, name in enumerate(L.State._fields):
+            a = S[i]
+            if i in tpl.offset and a.base is blk:
+                self.where[name] = (tpl.offset[i], a.shape, a.dtype, a.strides)
+            elif i in tpl.offset:  # an array of its own (a derived scenario's known events): the same for every run
+                self.same[name] = a
+
+    def get(self, name: str, r: int):
+        v = self.views.get(name)
+        if v is None:
+            w = self.where.get(name)
+            if w is None:
+                if name in self.same:
+                    return self.same[name]
+                raise AttributeError(name)  # the engine's scratch tables: not kept (as ``build_cache.give_back``)
+            off, shape, dtype, strides = w
+            nb = self.bout.shape[1]
+            v = self.views[name] = np.ndarray((self.bout.shape[0], *shape), dtype, self.bout, off, (nb, *strides))
+        return v[r]
+
+
+class _RunState:
+    """Run ``r`` of a batch, read as its ``L.State`` (the fields a result reads)."""
+
+    __slots__ = ("_runs", "_r", "__dict__")
+
+    def __init__(self, runs: _Runs, r: int):
+        self._runs = runs
+        self._r = r
+
+    def __getattr__(self, name: str):
+        v = self._runs.get(name, self._r)
+        self.__dict__[name] = v
+        return v

@@ -41,9 +41,10 @@ from collections import OrderedDict
 import numpy as np
 
 from .kernel import layout as L
+from .kernel.batch import B_CC, B_I, B_LINKS, B_N, B_NPLAN, B_PLAN, SINGLE
 
-__all__ = ["fresh_state", "borrow", "remember", "give_back", "derive", "clear", "MAX_STATE_BYTES", "MAX_SCENARIOS",
-           "SCRATCH"]
+__all__ = ["fresh_state", "borrow", "borrow_batch", "remember", "give_back", "derive", "clear", "MAX_STATE_BYTES",
+           "MAX_SCENARIOS", "SCRATCH"]
 
 MAX_STATE_BYTES = 4 << 20  # a template's arrays, at most (small scenarios: the 10-file session's is ~0.45 MB)
 MAX_SCENARIOS = 32  # templates kept (at most MAX_STATE_BYTES * MAX_SCENARIOS = 128 MB; typically a few MB)
@@ -54,6 +55,10 @@ _SCRATCH_IDX = tuple(L.State._fields.index(n) for n in SCRATCH)
 _RNG, _MSG, _KNOWN_T, _KNOWN_K, _KNOWN_A = (L.State._fields.index(n) for n in ("rng", "msg", "known_t", "known_k",
                                                                              "known_a"))
 _CONN_PAR = L.State._fields.index("conn_par")
+# a run's batch fields (kernel.batch): set per state, not kept in the block
+_BATCH_IDX = {L.State._fields.index(n): n for n in SINGLE}
+_BAT, _BLK, _TPL, _SCR, _STPL, _BSEED, _BOUT = (L.State._fields.index(n) for n in ("bat", "blk", "tpl", "scr", "stpl",
+                                                                                  "bseed", "bout"))
 BLOCKS = 4  # copies of a template's block kept for reuse (one per result alive at once, beyond: made anew)
 
 
@@ -82,18 +87,20 @@ class _Block:
 class _Template:
     """A scenario's built state, never written, spare sets of its scratch tables and copies of its block."""
 
-    def __init__(self, ref, S: L.State, pool: int, heap_cap: int):
+    def __init__(self, ref, S: L.State, pool: int, heap_cap: int, adopt: bool = False):
         self.ref = ref
-        self.arrays = tuple(_copy(a) for a in S)
+        # (a state built only to be kept is not copied: nothing else holds it)
+        self.arrays = tuple(a if adopt and a.flags.c_contiguous else _copy(a) for a in S)
         self.bytes = tuple(_bytes(a) for a in self.arrays)
         self.zero = tuple(not b.any() for b in self.bytes)
         # a congestion control's own streams (BBR's) are drawn from the links' seeds too: redrawn per run
         self.cc_seeded = bool(self.arrays[_CONN_PAR]["cc_seed"].any())
         self.pool = pool
         self.heap_cap = heap_cap
-        # (scratch tables, their bytes, st.pkt_hw of the run that used them last)
-        self.spare: list[tuple[list[np.ndarray], list[np.ndarray], int]] = []
-        self.sets: dict[int, tuple] = {}  # id(first table) -> (tables, their bytes): the sets made for this template
+        # (scratch tables, their bytes, st.pkt_hw of the run that used them last, their block)
+        self.spare: list[tuple[list[np.ndarray], list[np.ndarray], int, np.ndarray]] = []
+        # id(first table) -> (tables, their bytes, their block): the sets made for this template
+        self.sets: dict[int, tuple] = {}
         self.heap_n = int(S.heap_m[0])  # events in the heap before the run
         self._first = None  # first_events(), made on first use
         # every other array lives in one block, copied at once: one allocation and one memcpy per run instead of
@@ -101,13 +108,21 @@ class _Template:
         self.offset = {}
         end = 0
         for i, a in enumerate(self.arrays):
-            if i not in _SCRATCH_IDX:
+            if i not in _SCRATCH_IDX and i not in _BATCH_IDX:
                 self.offset[i] = end
                 end += -(-a.nbytes // 64) * 64
         self.block = np.zeros(max(end, 64), np.uint8)
         for i, off in self.offset.items():
             self.block[off:off + self.arrays[i].nbytes] = self.bytes[i]
         self.first = min(self.offset)  # the first array in the block (every state of it holds it)
+        # a set of scratch tables is one block too (each table on a 64-byte boundary): a batch resets it in numba
+        self.scratch_offset = []
+        end = 0
+        for i in _SCRATCH_IDX:
+            self.scratch_offset.append(end)
+            end += -(-self.arrays[i].nbytes // 64) * 64
+        self.scratch_bytes = max(end, 64)
+        self._stpl = None  # the template's scratch tables as one block, made for the first batch
         self.blocks: list[_Block] = []  # at most BLOCKS, most recently taken first
         # how a borrowed scratch set is reset: (its table k, bytes per row, rows or -1 for the last run's pkt_hw,
         # the template's bytes or None for zeros), for the tables with rows a run can read before writing them
@@ -142,9 +157,10 @@ class _Template:
             return 0
         return n
 
-    def _take_block(self) -> list:
-        """The arrays of a state (views of a copy of the block; None for the scratch tables): those of an unused
-        copy if there is one, reset to the template's bytes, else of a new copy (kept if there is room)."""
+    def _take_block(self) -> tuple[list, np.ndarray]:
+        """The arrays of a state (views of a copy of the block; None for the scratch tables) and that copy: those
+        of an unused copy if there is one, reset to the template's bytes, else of a new copy (kept if there is
+        room)."""
         blocks = self.blocks
         for _ in range(len(blocks)):
             try:
@@ -155,26 +171,61 @@ class _Template:
                 b.block[:] = self.block
                 views = list(b.views)
                 blocks.append(b)
-                return views
+                return views, b.block
             blocks.append(b)
         b = _Block(self)
         if len(blocks) < BLOCKS:
             blocks.append(b)
-        return list(b.views)
+        return list(b.views), b.block
 
-    def state(self, seed_vals: np.ndarray, patch=None) -> L.State:
-        arrays = self._take_block()
+    def _new_set(self, sblock: np.ndarray | None = None) -> tuple:
+        """A new set of scratch tables, views of one zeroed block (``sblock``, zeroed, if given: else a new one),
+        with the template's bytes where they are not zero: (tables, their bytes, the block)."""
+        if sblock is None:
+            sblock = np.zeros(self.scratch_bytes, np.uint8)
+        else:
+            sblock[:] = 0
+        scratch, raw = [], []
+        for i, off in zip(_SCRATCH_IDX, self.scratch_offset, strict=True):
+            a = self.arrays[i]
+            scratch.append(np.ndarray(a.shape, a.dtype, sblock, off))
+            raw.append(sblock[off:off + a.nbytes])
+            if not self.zero[i]:
+                raw[-1][:] = self.bytes[i]
+        return scratch, raw, sblock
+
+    def stpl(self) -> np.ndarray:
+        """The template's scratch tables as one block (as a new set starts)."""
+        if self._stpl is None:
+            self._stpl = self._new_set()[2]
+        return self._stpl
+
+    def batch_control(self, n: int, n_links: int, n_cc: int) -> np.ndarray:
+        """``S.bat`` for a batch of ``n`` runs (``kernel.batch``): counts, then the reset plan in 8-byte words (every
+        record of the state is a whole number of them: its fields are 8 bytes each)."""
+        bat = np.zeros(B_PLAN + 4 * len(self.plan), np.int64)
+        bat[B_N] = n
+        bat[B_I] = 0
+        bat[B_LINKS] = n_links
+        bat[B_CC] = n_cc
+        bat[B_NPLAN] = len(self.plan)
+        for r, (k, row_bytes, rows, tpl) in enumerate(self.plan):
+            bat[B_PLAN + 4 * r: B_PLAN + 4 * r + 4] = (self.scratch_offset[k] // 8, row_bytes // 8, rows,
+                                                      tpl is not None)
+        return bat
+
+    def state(self, seed_vals: np.ndarray, patch=None, batch=None) -> L.State:
+        """A run's state with links' seeds ``seed_vals`` (``patch(arrays)`` applied, for a derived scenario); with
+        ``batch=(bseed, n_cc)``, the state of a batch of ``bseed.shape[0]`` runs (``kernel.batch``) whose first
+        run's seeds are ``seed_vals``."""
+        arrays, block = self._take_block()
         try:
-            scratch, raw, hw = self.spare.pop()
+            scratch, raw, hw, sblock = self.spare.pop()
         except IndexError:  # a new set: zeros, then whatever of the template is not zero
-            scratch = [np.zeros(self.arrays[i].shape, self.arrays[i].dtype) for i in _SCRATCH_IDX]
-            raw = [_bytes(a) for a in scratch]
-            for i, b in zip(_SCRATCH_IDX, raw, strict=True):
-                if not self.zero[i]:
-                    b[:] = self.bytes[i]
+            scratch, raw, sblock = self._new_set(_idle_scratch(self.scratch_bytes))
             if len(self.sets) >= 4 * SPARE_SETS:  # sets never given back (a table regrown): forgotten
-                self.sets = {id(sp[0][0]): sp[:2] for sp in self.spare}
-            self.sets[id(scratch[0])] = (scratch, raw)
+                self.sets = {id(sp[0][0]): (sp[0], sp[1], sp[3]) for sp in self.spare}
+            self.sets[id(scratch[0])] = (scratch, raw, sblock)
         else:  # a set a finished run gave back: the rows it may have written and a run may read, as the template's
             for k, row_bytes, rows, tpl in self.plan:
                 end = row_bytes * (hw if rows < 0 else rows)
@@ -191,7 +242,62 @@ class _Template:
             arrays[_CONN_PAR]["cc_seed"] = cc_seeds(seed_vals, arrays[_CONN_PAR].shape[0])
         if patch is not None:
             patch(arrays)
+        for i, name in _BATCH_IDX.items():
+            arrays[i] = SINGLE[name]
+        if batch is not None:
+            bseed, n_cc = batch
+            n, n_links = bseed.shape[0], seed_vals.shape[0]
+            arrays[_BAT] = self.batch_control(n, n_links, n_cc)
+            # (as 8-byte words: the kernel copies them word by word)
+            arrays[_BLK] = block.view(np.uint64)
+            arrays[_TPL] = arrays[_BLK].copy()  # the first run's block as it starts (a derived scenario's patch in it)
+            arrays[_SCR] = sblock.view(np.uint64)
+            # (the template's scratch bytes only where the plan resets rows to them: else no copy of them is made)
+            arrays[_STPL] = self.stpl().view(np.uint64) if any(p[3] is not None for p in self.plan) else SINGLE["stpl"]
+            arrays[_BSEED] = bseed
+            arrays[_BOUT] = _bout(n, block.shape[0] // 8)
         return L.State._make(arrays)
+
+
+RECENT = 8  # templates used most recently, whose spare scratch tables are not taken by another
+
+
+def _idle_scratch(nbytes: int) -> np.ndarray | None:
+    """A block of scratch tables of ``nbytes`` that another template keeps spare, taken from it (a sweep that makes
+    a scenario object per point would otherwise map and fault in a new set, ~0.4 MB for the 10-file session, per
+    scenario: its pages cost more on first touch than zeroing them again), or None. Only from a template whose
+    scenario is gone, or that is not among the ``RECENT`` used last (scenarios run in turn keep their own)."""
+    tpls = list(_cache.values())
+    old = len(tpls) - RECENT
+    for j, tpl in enumerate(tpls):
+        if j >= old and tpl.ref() is not None:
+            continue
+        for k, sp in enumerate(tpl.spare):
+            if sp[3].nbytes == nbytes:
+                del tpl.spare[k]
+                tpl.sets.pop(id(sp[0][0]), None)
+                return sp[3]
+    return None
+
+
+BOUTS = 8  # blocks of batch copies kept for reuse once no result refers to them
+BOUT_BYTES = 4 << 20  # ... of at most this size each
+_bouts: list[np.ndarray] = []
+
+
+def _bout(n: int, words: int) -> np.ndarray:
+    """``S.bout`` for ``n`` runs of ``words`` each (``kernel.batch``: every word is written before it is read): one
+    kept that nothing refers to any more (CPython's reference count: every result of a batch refers to it), else a
+    new one, kept if there is room."""
+    for b in _bouts:
+        if b.shape == (n, words) and sys.getrefcount(b) == 3:  # (the list, ``b`` and getrefcount's argument)
+            return b
+    b = np.empty((n, words), np.uint64)
+    if b.nbytes <= BOUT_BYTES:
+        _bouts.append(b)
+        if len(_bouts) > BOUTS:
+            del _bouts[0]
+    return b
 
 
 def _bytes(a: np.ndarray) -> np.ndarray:
@@ -209,9 +315,10 @@ _cache: OrderedDict = OrderedDict()
 _roots: dict = {}
 
 
-def remember(scenario, trace: bool, S: L.State, pool: int, heap_cap: int) -> _Template | None:
+def remember(scenario, trace: bool, S: L.State, pool: int, heap_cap: int, adopt: bool = False) -> _Template | None:
     """Keep ``S`` (a state just built for ``scenario``, not yet run) as its template if it is small enough;
-    return the template, or None if it is not kept."""
+    return the template, or None if it is not kept. ``adopt``: ``S`` is built only for this (it is never run), so
+    the template keeps its arrays instead of copies."""
     if sum(a.nbytes for a in S) > MAX_STATE_BYTES:
         return None
     try:
@@ -219,7 +326,7 @@ def remember(scenario, trace: bool, S: L.State, pool: int, heap_cap: int) -> _Te
     except TypeError:
         return None
     key = (id(scenario), bool(trace))
-    tpl = _cache[key] = _Template(ref, S, pool, heap_cap)
+    tpl = _cache[key] = _Template(ref, S, pool, heap_cap, adopt)
     _cache.move_to_end(key)
     while len(_cache) > MAX_SCENARIOS:
         _cache.popitem(last=False)
@@ -245,19 +352,43 @@ def fresh_state(scenario, trace: bool, seed_vals: np.ndarray) -> tuple | None:
     return None if out is None else out[:3]
 
 
-def borrow(scenario, trace: bool, seed_vals: np.ndarray) -> tuple | None:
-    """``fresh_state``, and the template it came from (to ``give_back`` the run's scratch tables to)."""
+def _find(scenario, trace: bool) -> tuple:
+    """(the template ``scenario``'s states are made from, the patch a derived scenario's needs or None), or
+    (None, None)."""
     tpl = _template(scenario, trace)
     if tpl is not None:
-        return tpl.state(seed_vals), tpl.pool, tpl.heap_cap, tpl
+        return tpl, None
     hit = _roots.get(id(scenario))
     if hit is None or hit[0]() is not scenario:
-        return None
+        return None, None
     root = hit[1]()
     tpl = _template(root, trace) if root is not None else None
     if tpl is None:
+        return None, None
+    return tpl, lambda arrays: _patch_starts(scenario, tpl, arrays)
+
+
+def borrow(scenario, trace: bool, seed_vals: np.ndarray) -> tuple | None:
+    """``fresh_state``, and the template it came from (to ``give_back`` the run's scratch tables to)."""
+    tpl, patch = _find(scenario, trace)
+    if tpl is None:
         return None
-    return tpl.state(seed_vals, lambda arrays: _patch_starts(scenario, tpl, arrays)), tpl.pool, tpl.heap_cap, tpl
+    return tpl.state(seed_vals, patch), tpl.pool, tpl.heap_cap, tpl
+
+
+def borrow_batch(scenario, seeds: np.ndarray) -> tuple | None:
+    """``(S, template)``: the state of a batch of runs of ``scenario`` (``kernel.batch``), run ``r`` with links'
+    seeds ``seeds[r]``, from its template (or its root's); None if it has none. ``give_back`` it after the run."""
+    tpl, patch = _find(scenario, False)
+    if tpl is None:
+        return None
+    bseed, n_cc = seeds, 0
+    if tpl.cc_seeded:  # each run's congestion-control streams, as ``state`` draws them for one run
+        from .simulate import cc_seeds
+
+        n_cc = tpl.arrays[_CONN_PAR].shape[0]
+        bseed = np.concatenate([seeds, np.stack([cc_seeds(v, n_cc).view(np.uint64) for v in seeds])], axis=1)
+    return tpl.state(seeds[0], patch, (np.ascontiguousarray(bseed, np.uint64), n_cc)), tpl
 
 
 def _patch_starts(sc, tpl: _Template, arrays: list) -> None:
@@ -283,7 +414,7 @@ def give_back(tpl: _Template, S: L.State) -> L.State:
     made = tpl.sets.get(id(S[_SCRATCH_IDX[0]]))
     if made is not None and all(a is S[i] for a, i in zip(made[0], _SCRATCH_IDX, strict=True)):
         if len(tpl.spare) < SPARE_SETS:
-            tpl.spare.append((made[0], made[1], int(S.st[0]["pkt_hw"])))
+            tpl.spare.append((made[0], made[1], int(S.st[0]["pkt_hw"]), made[2]))
         else:
             del tpl.sets[id(made[0][0])]
     out = list(S)

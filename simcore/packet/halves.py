@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .kernel import layout as L
-from .kernel.slot import _OUT_WORDS, results_of_slots
+from .kernel.slot import _OUT_WORDS
 
 __all__ = ["by_connection", "nan_before_zero"]
 
@@ -15,15 +15,17 @@ _RTO_WORD = L.HALF_OUT.fields["rto"][1] // 8  # (HALF_OUT's fields are its 8-byt
 
 def by_connection(S: L.State, nc: int) -> tuple[np.ndarray, np.ndarray]:
     """Return the results of every half of the scenario (``L.HALF_OUT`` records, half ``2 * cid + d``) and every
-    connection's ``timewait_t``: from its slot if it holds one, from what it left when it gave its slot
-    back (``S.half_out``, completed in place), else (never needed) as a half starts. Rows are copied as 8-byte
-    words, the fields' bits exactly, as the kernel copies them when a slot is given back (``kernel.slot``)."""
+    connection's ``timewait_t``: what it left in ``S.half_out`` and ``S.conn_id`` when it gave its slot back or
+    when the run ended (``kernel.batch.results_of_slots``), else (it never took a slot) as a half starts, completed
+    in place. Rows are copied as 8-byte words, the fields' bits exactly, as the kernel copies them."""
     if nc == 0:
         return np.zeros(0, L.HALF_OUT), np.zeros(0)
     out = S.half_out[:2 * nc]
-    timewait = S.conn_id["timewait_t"].copy()
-    if results_of_slots(out, S.half, S.conn, S.conn_id, timewait):  # some never took a slot: as a half starts
-        never = np.flatnonzero(S.conn_id["slot"] == -1)
+    ids = S.conn_id
+    timewait = ids["timewait_t"].copy()
+    slot = ids["slot"]
+    if slot.min() == -1:  # some never took a slot (-2: gave it back): as a half starts
+        never = np.flatnonzero(slot == -1)
         words = out.view(np.int64).reshape(nc, 2, -1)
         words[never] = S.half_tpl.view(np.int64)[_OUT_WORDS]
         words[never, :, _RTO_WORD] = np.repeat(S.conn_par["init_rto"][S.conn_id["par"][never]], 2).reshape(-1, 2) \

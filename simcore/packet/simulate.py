@@ -24,6 +24,7 @@ from .bulk import BulkScenario
 from .halves import by_connection as _by_connection
 from .halves import nan_before_zero as _nan_before_zero
 from .kernel import layout as L
+from .kernel.batch import SINGLE
 from .kernel.loop import run
 from .kernel.qdisc import dispatch as Q
 from .lazy_result import lazy_result
@@ -258,6 +259,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         heap_t=ht, heap_s=hs, heap_k=hk, heap_a=ha, heap_m=hm,
         lane=np.zeros((L.N_LANES, min(_LANE_WIDTH, pool + 4 * nh + 64)), L.LANE), laneq=_empty_lanes(),
         known_t=_at_least_one(known_t), known_k=_at_least_one(known_k), known_a=_at_least_one(known_a),
+        **SINGLE,
     )
     return S, pool, heap_cap
 
@@ -357,16 +359,22 @@ def _set_compiled() -> None:
     _compiled = True
 
 
+def run_kernel(S: L.State) -> None:
+    """One call of the event loop (``kernel.loop.run``) on ``S``; the first compiles the packet kernels (or loads
+    them from numba's cache)."""
+    if _compiled or run.signatures:  # (numba's signatures list costs ~30 us to make: asked until compiled)
+        run(S)
+    else:
+        with compile_fixes():
+            run(S)
+    _set_compiled()
+
+
 def run_to_end(S: L.State) -> L.State:
     """Run the kernel on ``S`` to its end, growing a per-half row table whenever it pauses for one;
     return the (possibly regrown) state."""
     while True:
-        if _compiled or run.signatures:  # (numba's signatures list costs ~30 us to make: asked until compiled)
-            run(S)
-        else:  # the first call compiles every packet kernel (or loads them from numba's cache)
-            with compile_fixes():
-                run(S)
-        _set_compiled()
+        run_kernel(S)
         st = S.st
         if not st["flags"][0] & L.PAUSE_ROWS:
             return S

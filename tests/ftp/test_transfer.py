@@ -129,3 +129,29 @@ def test_every_session_finishes_or_is_given_up_by_a_transport(design, transport)
         t = run_transfer(p, s)
         assert t.completed != t.gave_up, (s, t.completed, t.gave_up)
         assert np.isfinite(t.time_s) == t.completed and (np.isfinite(t.gave_up_s) or not t.gave_up)
+
+
+@pytest.mark.parametrize("design,transport", [("ftp", "tcp"), ("single_pipelined", "sctp")])
+def test_sessions_run_together_are_the_sessions_run_alone(design, transport):
+    """``run_transfers`` (the sessions' first passes back to back in the packet kernel) gives each seed's
+    ``run_transfer``, field by field; so does ``sample_point`` (first passes drawn ahead in batches)."""
+    from dataclasses import fields
+
+    from simcore.ftp import run_transfers, sample_point
+    from simcore.ftp.sampling import sequential_sample
+
+    p = FtpParams(design=design, transport=transport, loss=0.03, min_runs=3, max_runs=9, ci_half_width_s=0.01)
+    seeds = [4, 5, 6, 7, 4]
+    for s, t in zip(seeds, run_transfers(p, seeds), strict=True):
+        alone = run_transfer(p, s)
+        for f in fields(t):
+            a, b = getattr(t, f.name), getattr(alone, f.name)
+            same = np.array_equal(a, b, equal_nan=True) if isinstance(a, np.ndarray) else (a == b or a != a and b != b)
+            assert same, (s, f.name)
+
+    def draw(i):
+        t = run_transfer(p, 2 + i)
+        return None if t.gave_up else t.time_s
+
+    got, want = sample_point(p, first_seed=2), sequential_sample(draw, p.ci_half_width_s, p.min_runs, p.max_runs)
+    assert got.n == want.n and np.array_equal(got.values, want.values) and got.half_width == want.half_width

@@ -1,7 +1,11 @@
 """``simulate_many`` gives, run by run, what separate ``simulate`` calls give (every field, bit for bit), over
-seeds of one scenario and over lists of scenarios: lossy TCP, non-persistent connections, SCTP, CBR."""
+seeds of one scenario and over lists of scenarios: lossy TCP, non-persistent connections, SCTP, CBR, and every
+scenario of the golden check run back to back in one call of the event loop (``kernel.batch``)."""
 
 from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -79,3 +83,52 @@ def test_bad_arguments_are_refused_before_any_run():
     with pytest.raises(ValueError, match="trace"):
         simulate_many(sc, [1], trace="yes")
     assert simulate(sc, seed=1).events == simulate_many(sc, [1])[0].events
+
+
+def _golden_scenarios():
+    spec = importlib.util.spec_from_file_location("_golden_packet", _GOLDEN)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return [(name, sc) for name, sc, _ in mod._scenarios()]
+
+
+_GOLDEN = Path(__file__).resolve().parents[2] / "benchmarks" / "_golden_packet.py"
+GOLDEN = _golden_scenarios()
+
+
+@pytest.mark.parametrize("name,sc", GOLDEN, ids=[n for n, _ in GOLDEN])
+def test_runs_back_to_back_in_the_kernel_are_separate_runs(name, sc, assert_same, eager):
+    """Every kernel path of the golden check (TCP variants, BBR and CUBIC with their own streams, AQM with ECN,
+    SCTP, relays, pools, CBR, fluid), as a batch the event loop runs back to back (``kernel.batch``): a seed
+    again, a seed between, the first seed again (its state reset from the template after other runs)."""
+    build_cache.clear()
+    seeds = [3, 11, 3, 2**33 + 5]
+    got = simulate_many(sc, seeds)
+    for s, r in zip(seeds, got, strict=True):
+        assert_same(r, eager(sc, s), f"{name}/seed {s}")
+
+
+def test_a_run_that_must_grow_a_table_ends_its_batch_and_is_redone_alone(monkeypatch, assert_same, eager):
+    """With first row tables of two rows, a run that has more scoreboards open at once pauses for rows: in a batch,
+    that run is redone alone by ``simulate`` and the batch goes on after it; every result as a separate run's."""
+    from simcore.packet.kernel import batch as kb
+
+    sim_mod = importlib.import_module("simcore.packet.simulate")  # (the package's ``simulate`` is the function)
+    monkeypatch.setattr(sim_mod, "_FIRST_ROWS", 2)
+    build_cache.clear()
+    sc = _files(0.03)
+    calls = []
+    real = sim_mod.run_kernel
+
+    def counting(S):
+        real(S)
+        calls.append((int(S.bat[kb.B_N]), int(S.bat[kb.B_I])))
+
+    monkeypatch.setattr("simcore.packet.batch.run_kernel", counting)
+    seeds = list(range(12))
+    got = simulate_many(sc, seeds)
+    assert any(n > 0 and i < n for n, i in calls)  # some batch ended early
+    monkeypatch.setattr(sim_mod, "_FIRST_ROWS", 4096)
+    build_cache.clear()
+    for s, r in zip(seeds, got, strict=True):
+        assert_same(r, eager(sc, s), f"seed {s}")

@@ -426,6 +426,9 @@ State = namedtuple("State", [
     "heap_t", "heap_s", "heap_k", "heap_a", "heap_m",  # event heap (simcore.engine)
     "lane", "laneq",  # lanes beside the heap (kernel/lane.py)
     "known_t", "known_k", "known_a",  # events known before the run, sorted; next one at st.known_next
+    # runs back to back (kernel/batch.py): control words, the state's block, its first bytes, the scratch tables'
+    # block, their template's bytes, each run's seeds, each run's finished block (one-element arrays outside a batch)
+    "bat", "blk", "tpl", "scr", "stpl", "bseed", "bout",
 ])
 
 # per-half row tables (``kernel.link.take_row`` / ``give_row``)

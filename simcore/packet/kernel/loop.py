@@ -19,6 +19,7 @@ from .._numba.prefetch import prefetch, prefetch2, prefetch5
 from .._numba.stateref import by_ref
 from . import layout as L
 from .app import write
+from .batch import next_run
 from .lane import lane_first, lane_pop, lane_skip_none
 from .link import alloc, fluid_advance, fluid_chunks, inject, link_enqueue, push, release, trace_pkt
 from .qdisc.queue import tx_done
@@ -117,111 +118,113 @@ def run(state):
     out-of-order blocks) has no free row left: the caller grows the tables and calls ``run`` again,
     which carries on where it stopped (``simulate.run_to_end``)."""
     S = by_ref(state)  # every kernel below gets a pointer to the state, not its ~285 fields (_numba.stateref)
-    ht = S.heap_t
-    hs = S.heap_s
-    hk = S.heap_k
-    ha = S.heap_a
-    hm = S.heap_m
-    st = S.st[0]
-    pkt = S.pkt
-    path_ptr = S.path_ptr
-    path_links = S.path_links
-    t_end = st.t_end
-    nh = st.n_halves
-    slot_rows = S.conn.shape[0]
-    n_conn = nh >> 1
-    events = 0
-    seg_rows = S.seg.shape[0]
-    ooo_rows = S.ooo.shape[0]
-    kt = S.known_t
-    kk = S.known_k
-    ka = S.known_a
-    n_known = st.n_known
-    hint = st.hint == 1
-    while True:
-        if st.flags & (L.OVF_POOL | L.OVF_HEAP | L.OVF_RING | L.OVF_ROWS):
-            break
-        # an event takes at most one row of each table: pause for more before none is left
-        if ((st.seg_free == 0 and seg_rows < nh) or (st.ooo_free == 0 and ooo_rows < nh)
-                or (st.slot_free == 0 and slot_rows < n_conn)):
-            st.flags |= L.PAUSE_ROWS
-            break
-        # the earliest of the next known event, the heap's first and the timer lanes' first (kernel.lane); a tie
-        # goes to the known event, whose number is below every other (the heap's numbering starts at n_known)
-        i = st.known_next
-        q, td = lane_first(S)  # q = -1: the heap's first is next (td = its time, inf when none is left)
-        if i < n_known and kt[i] <= td:
-            t = kt[i]
-            if t > t_end:
+    while True:  # one run, or the runs of a batch one after another (kernel.batch.next_run)
+        ht = S.heap_t
+        hs = S.heap_s
+        hk = S.heap_k
+        ha = S.heap_a
+        hm = S.heap_m
+        st = S.st[0]
+        pkt = S.pkt
+        path_ptr = S.path_ptr
+        path_links = S.path_links
+        t_end = st.t_end
+        nh = st.n_halves
+        slot_rows = S.conn.shape[0]
+        n_conn = nh >> 1
+        events = 0
+        seg_rows = S.seg.shape[0]
+        ooo_rows = S.ooo.shape[0]
+        kt = S.known_t
+        kk = S.known_k
+        ka = S.known_a
+        n_known = st.n_known
+        hint = st.hint == 1
+        while True:
+            if st.flags & (L.OVF_POOL | L.OVF_HEAP | L.OVF_RING | L.OVF_ROWS):
                 break
-            k = kk[i]
-            a = ka[i]
-            st.known_next = i + 1
-        else:
-            if td > t_end:  # inf: no event left
+            # an event takes at most one row of each table: pause for more before none is left
+            if ((st.seg_free == 0 and seg_rows < nh) or (st.ooo_free == 0 and ooo_rows < nh)
+                    or (st.slot_free == 0 and slot_rows < n_conn)):
+                st.flags |= L.PAUSE_ROWS
                 break
-            if q >= 0:
-                t = td
-                k, a = lane_pop(S, q)
-                if q == L.LANE_DELACK:  # cancelled timers behind it: counted, skipped without a pass of the loop
-                    events += lane_skip_none(S, q, t_end)
+            # the earliest of the next known event, the heap's first and the timer lanes' first (kernel.lane); a tie
+            # goes to the known event, whose number is below every other (the heap's numbering starts at n_known)
+            i = st.known_next
+            q, td = lane_first(S)  # q = -1: the heap's first is next (td = its time, inf when none is left)
+            if i < n_known and kt[i] <= td:
+                t = kt[i]
+                if t > t_end:
+                    break
+                k = kk[i]
+                a = ka[i]
+                st.known_next = i + 1
             else:
-                t, k, a = heap_pop(ht, hs, hk, ha, hm)
-        events += 1
-        if hint and k == L.EV_ARRIVE:  # a call LLVM may not inline: where hints are off (small scenarios) the loop
-            # stays as small as before them (the reference dumbbell lost ~8 % with _hint_next inlined, hints off).
-            # After a timer or an application event the link lanes' first arrivals are those hinted an event ago
-            # (only a pop moves them): a fifth of the calls, which found nothing new to fetch
-            outline(_hint_next, (S,))
-        if k == L.EV_ARRIVE:
-            path = pkt[a].path
-            hop = pkt[a].hop + 1
-            c = -1 if pkt[a].flags & L.F_CBR else pkt[a].conn
-            if path_ptr[path] + hop < path_ptr[path + 1]:
-                pkt[a].hop = hop
-                if st.trace == 1:
-                    outline(trace_pkt, (S, t, L.TR_FORWARD, a, path_links[path_ptr[path] + hop]))
-                if link_enqueue(S, path_links[path_ptr[path] + hop], a, t) == 0 and c >= 0:
-                    maybe_free(S, c)  # dropped: perhaps the connection's last packet
-            else:
-                st.delivered += 1
-                if st.trace == 1:
-                    outline(trace_pkt, (S, t, L.TR_RECV, a, path_links[path_ptr[path + 1] - 1]))
-                if c < 0:
-                    _cbr_arrive(S, a, t)
-                    release(S, a)
+                if td > t_end:  # inf: no event left
+                    break
+                if q >= 0:
+                    t = td
+                    k, a = lane_pop(S, q)
+                    if q == L.LANE_DELACK:  # cancelled timers behind it: counted, skipped without a pass of the loop
+                        events += lane_skip_none(S, q, t_end)
                 else:
-                    on_arrival(S, a, t)
-                    release(S, a)
-                    maybe_free(S, c)
-        elif k == L.EV_RTO:
-            on_timer(S, a, t)
-            maybe_free(S, (a % nh) >> 1)
-        elif k == L.EV_DELACK:
-            on_delack(S, a, t)
-            maybe_free(S, (a % nh) >> 1)
-        elif k == L.EV_WRITE:
-            write(S, a, t)
-        elif k == L.EV_OPEN:  # a: the scenario's connection number; it takes a slot unless it has one
-            c = slot_of(S, a)
-            if c >= 0:
-                on_open(S, c, t)
-        elif k == L.EV_CBR:
-            _cbr_emit(S, a, t)
-        elif k == L.EV_DEQUEUE:  # a: a link whose queue discipline decides at dequeue has sent its packet
-            outline(tx_done, (S, a, t))
-        elif k == L.EV_PACE:  # a: a paced half whose next departure time has come
-            on_pace(S, a, t)
-            maybe_free(S, a >> 1)
-        # else EV_NONE: a cancelled delayed-ACK timer (kernel.delack), skipped without reading its connection's rows
-    if st.flags & L.PAUSE_ROWS:
+                    t, k, a = heap_pop(ht, hs, hk, ha, hm)
+            events += 1
+            if hint and k == L.EV_ARRIVE:  # a call LLVM may not inline: where hints are off (small scenarios) the loop
+                # stays as small as before them (the reference dumbbell lost ~8 % with _hint_next inlined, hints off).
+                # After a timer or an application event the link lanes' first arrivals are those hinted an event ago
+                # (only a pop moves them): a fifth of the calls, which found nothing new to fetch
+                outline(_hint_next, (S,))
+            if k == L.EV_ARRIVE:
+                path = pkt[a].path
+                hop = pkt[a].hop + 1
+                c = -1 if pkt[a].flags & L.F_CBR else pkt[a].conn
+                if path_ptr[path] + hop < path_ptr[path + 1]:
+                    pkt[a].hop = hop
+                    if st.trace == 1:
+                        outline(trace_pkt, (S, t, L.TR_FORWARD, a, path_links[path_ptr[path] + hop]))
+                    if link_enqueue(S, path_links[path_ptr[path] + hop], a, t) == 0 and c >= 0:
+                        maybe_free(S, c)  # dropped: perhaps the connection's last packet
+                else:
+                    st.delivered += 1
+                    if st.trace == 1:
+                        outline(trace_pkt, (S, t, L.TR_RECV, a, path_links[path_ptr[path + 1] - 1]))
+                    if c < 0:
+                        _cbr_arrive(S, a, t)
+                        release(S, a)
+                    else:
+                        on_arrival(S, a, t)
+                        release(S, a)
+                        maybe_free(S, c)
+            elif k == L.EV_RTO:
+                on_timer(S, a, t)
+                maybe_free(S, (a % nh) >> 1)
+            elif k == L.EV_DELACK:
+                on_delack(S, a, t)
+                maybe_free(S, (a % nh) >> 1)
+            elif k == L.EV_WRITE:
+                write(S, a, t)
+            elif k == L.EV_OPEN:  # a: the scenario's connection number; it takes a slot unless it has one
+                c = slot_of(S, a)
+                if c >= 0:
+                    on_open(S, c, t)
+            elif k == L.EV_CBR:
+                _cbr_emit(S, a, t)
+            elif k == L.EV_DEQUEUE:  # a: a link whose queue discipline decides at dequeue has sent its packet
+                outline(tx_done, (S, a, t))
+            elif k == L.EV_PACE:  # a: a paced half whose next departure time has come
+                on_pace(S, a, t)
+                maybe_free(S, a >> 1)
+            # else EV_NONE: a cancelled delayed-ACK timer (kernel.delack), skipped without reading its connection's rows
+        if st.flags & L.PAUSE_ROWS:
+            st.events += events
+            return events
+        link = S.link
+        for lnk in range(link.shape[0]):  # bring the fluid accounting up to the end time
+            if link[lnk].has_fluid == 2:
+                fluid_chunks(S, lnk, t_end)
+            elif link[lnk].has_fluid == 1:
+                fluid_advance(S, lnk, t_end)
         st.events += events
-        return events
-    link = S.link
-    for lnk in range(link.shape[0]):  # bring the fluid accounting up to the end time
-        if link[lnk].has_fluid == 2:
-            fluid_chunks(S, lnk, t_end)
-        elif link[lnk].has_fluid == 1:
-            fluid_advance(S, lnk, t_end)
-    st.events += events
-    return events
+        if not next_run(S):
+            return events

@@ -13,10 +13,11 @@ It gives the slot back (``maybe_free``) once nothing can read or change its rows
 not pooled, whose two FINs are acknowledged, with no packet in flight (``n_pkts``, counted by ``kernel.link``), no
 delayed ACK armed and both retransmission timers stopped (so a pending ``EV_RTO`` of it would do nothing),
 and both of its scoreboard and out-of-order rows given back. Its results go to ``S.half_out`` and
-``S.conn_id`` first. Timer events carry ``gen * n_halves + h``; the generations ``rto_gen`` and ``dack_gen`` stay
-in the slot across reuses and step at the release, so a timer of the old connection is stale for the new one
-(as it would have been for the old one: its delayed ACK was not armed, its timer stopped). Slot numbers never
-enter event times or numbers: the run is the one it was with one row per connection.
+``S.conn_id`` first (those of a connection still holding its slot when the run ends go there then:
+``kernel.batch.results_of_slots``). Timer events carry ``gen * n_halves + h``; the generations ``rto_gen`` and
+``dack_gen`` stay in the slot across reuses and step at the release, so a timer of the old connection is stale for
+the new one (as it would have been for the old one: its delayed ACK was not armed, its timer stopped). Slot
+numbers never enter event times or numbers: the run is the one it was with one row per connection.
 
 Only a scenario with more connections than the first slot table (``simulate._first_rows``: 4096, or a 16th of
 the connections if more) gives slots back (``S.st[0].recycle``): a smaller one keeps a slot per connection and
@@ -133,21 +134,3 @@ def maybe_free(S, c):
     """Give slot ``c`` back if its connection is done (``_free_slot``); the quick tests inline, per packet."""
     if S.st[0].recycle == 1 and S.conn[c].n_pkts == 0 and not math.isnan(S.half[2 * c].fin_acked_t):
         outline(_free_slot, (S, c))
-
-
-@njit(cache=True, error_model="numpy")
-def results_of_slots(out, half, conn, conn_id, timewait):
-    """After a run: copy into ``out`` (``S.half_out``, a row per half of the scenario) the rows of every connection
-    that still holds a slot, as ``_free_slot`` copies them when it gives one back, and its ``timewait_t`` into
-    ``timewait`` (one per connection); return how many connections never took a slot (their rows are not set)."""
-    never = 0
-    for cid in range(conn_id.shape[0]):
-        c = conn_id[cid].slot
-        if c >= 0:
-            for d in range(2):
-                for j in range(_OUT_N):
-                    set_word(out, 2 * cid + d, j, word(half, 2 * c + d, _OUT_WORDS[j]))
-            timewait[cid] = conn[c].timewait_t
-        elif c == -1:
-            never += 1
-    return never
