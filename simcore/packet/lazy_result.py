@@ -10,6 +10,9 @@ message field; a counter), or with the field drawn from the same generator (the 
 bit (``tests/packet/test_build_cache.py`` compares them all, field by field, in a random order, over the golden
 check's scenarios).
 
+A traced run's result (``traced_result``) has every field but its traces set at once, and keeps only the used
+rows of the trace tables (``trace_result``): each trace is made when first read.
+
 It is used only for runs whose kernel state is small (``build_cache.MAX_STATE_BYTES``), since it holds the state
 until every field it covers has been read; it pickles as a plain ``PacketResult`` (all fields computed); it is
 frozen like ``PacketResult``; ``dataclasses.replace`` on it gives a result with every field set.
@@ -24,8 +27,9 @@ import numpy as np
 from .halves import by_connection, nan_before_zero
 from .kernel import layout as L
 from .results import PacketResult
+from .trace_result import TRACE_GROUPS
 
-__all__ = ["LazyPacketResult", "lazy_result"]
+__all__ = ["LazyPacketResult", "lazy_result", "traced_result"]
 
 
 def _isn(seed_vals: np.ndarray, n_conn: int, n_nodes: int) -> dict:
@@ -113,8 +117,16 @@ _ONE = {
     "packets_in_flight": lambda src: int(src["S"].st[0]["pkt_hw"] - src["S"].st[0]["free_n"]),
     "scenario": lambda src: src["sc"],
 }
+def _traces(src, make, names) -> dict:
+    views = src.get("traces")
+    return make(views) if views is not None else dict.fromkeys(names)  # a run without traces: None
+
+
 # fields computed together: the captures' numbers (drawn in this order from one generator)
-_GROUP_FIELDS = {_captures: ("tcp_isn", "tcp_ts_offset")}
+_GROUP_FIELDS = {_captures: ("tcp_isn", "tcp_ts_offset"),
+                 # a traced run's traces (``trace_result``), from the views ``traced_result`` keeps
+                 **{(lambda src, make=make, names=names: _traces(src, make, names)): names
+                    for make, names in TRACE_GROUPS.items()}}
 _GROUP_OF = {name: g for g, names in _GROUP_FIELDS.items() for name in names}
 
 
@@ -157,6 +169,13 @@ def _materialize(obj) -> None:
     src = d.get("_src")
     if src is None:
         return
+    if "traces" in src:  # a traced run: every other field is set; the traces not read yet
+        for group, names in _GROUP_FIELDS.items():
+            if any(n not in d for n in names):
+                for k, v in group(src).items():
+                    d.setdefault(k, v)
+        d.pop("_src", None)
+        return
     cap = _isn(src["seed_vals"], src["nc"], src["sc"].network.n_nodes)
     full = _result(src["sc"], src["S"], cap["tcp_isn"], cap["tcp_ts_offset"])
     for name in _ALL_FIELDS:
@@ -182,3 +201,16 @@ def lazy_result(sc, S: L.State, seed_vals: np.ndarray, n_conn: int, n_msg: int) 
     out = object.__new__(LazyPacketResult)
     out.__dict__["_src"] = {"sc": sc, "S": S, "seed_vals": seed_vals, "nc": n_conn, "nm": n_msg}
     return out
+
+
+def traced_result(full: PacketResult, views: dict) -> LazyPacketResult:
+    """Return ``full`` (a result computed without its traces) whose traces are assembled from ``views``
+    (``trace_result.trace_views``) when first read."""
+    out = object.__new__(LazyPacketResult)
+    d = out.__dict__
+    d.update((name, getattr(full, name)) for name in _ALL_FIELDS if name not in _TRACED)
+    d["_src"] = {"traces": views}
+    return out
+
+
+_TRACED = frozenset(n for names in TRACE_GROUPS.values() for n in names)

@@ -27,11 +27,12 @@ from .kernel import layout as L
 from .kernel.batch import SINGLE
 from .kernel.loop import run
 from .kernel.qdisc import dispatch as Q
-from .lazy_result import lazy_result
+from .lazy_result import lazy_result, traced_result
 from .params import CONGESTION_CONTROLS, POOL_RULES, RECOVERIES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, SojournTrace, TcpTrace
 from .sctp_params import SctpParams
 from .tcp.cc import registry as cc_registry
+from .trace_result import TRACE_FIELDS, all_traces, trace_views
 
 __all__ = ["PacketResult", "TcpTrace", "PacketTrace", "QueueTrace", "HopTrace", "SojournTrace", "simulate",
            "run_to_end"]
@@ -686,6 +687,9 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     isn_rng = np.random.default_rng(seed_vals)
     isn = isn_rng.integers(0, 2**32, size=(_sizes(scenario)[0], 2), dtype=np.uint64)
     ts_offset = isn_rng.integers(0, 2**32, size=scenario.network.n_nodes, dtype=np.uint64)
+    if trace:  # the traces are assembled when first read (``trace_result``)
+        full = _result(scenario, S, isn, ts_offset, with_traces=False)
+        return traced_result(full, trace_views(S, _sizes(scenario)[0]))
     return _result(scenario, S, isn, ts_offset)
 
 
@@ -721,14 +725,13 @@ def _built(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     return out, build_cache.remember(sc, trace, *out)
 
 
-def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset: np.ndarray | None = None
-            ) -> PacketResult:
+def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset: np.ndarray | None = None,
+            with_traces: bool = True) -> PacketResult:
+    """The run ``S``'s result, every field computed now (the traces only ``with_traces``: else None)."""
     nc, nm, ncb = _sizes(sc)
     half, timewait = _by_connection(S, nc)
     link, st = S.link, S.st[0]
     T = sc.duration_s
-    proto = S.conn_par["proto"][S.conn_id["par"]] if nc else np.zeros(1, np.int64)
-
     def per_half(a):
         return a.reshape(nc, 2) if nc else np.zeros((0, 2), a.dtype)
 
@@ -740,30 +743,7 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         if nc else np.zeros(0)
     rec = S.cbr_rec[: st["n_cbrrec"]]
     rate_Bps = link["rate_Bps"]
-    tcp_tr = pkt_tr = q_tr = hop_tr = soj_tr = None
-    if st["trace"] == 1:
-        t = S.tr_tcp[: st["n_tcptr"]]
-        tcp_tr = TcpTrace(t[:, 0], t[:, 1].astype(np.int64) // 2, t[:, 1].astype(np.int64) % 2, t[:, 2], t[:, 3],
-                          _nan_before_zero(t[:, 4]), t[:, 5], t[:, 6].astype(np.int64), t[:, 7].astype(np.int64),
-                          t[:, 8].astype(np.int64))
-        p = S.tr_pkt[: st["n_pkttr"]]
-        fwd = p[:, 1] == L.TR_FORWARD
-        hop_tr = HopTrace(p[fwd, 0], p[fwd, 2].astype(np.int64), p[fwd, 9].astype(np.int64))
-        p = p[~fwd]
-        ints = p[:, 1:].astype(np.int64)
-        sack = ints[:, L.TRP_SACK - 1:L.TRP_NDUP - 1].reshape(-1, L.SACK_BLOCKS, 2)
-        cbr = (ints[:, 7] & L.F_CBR) != 0
-        sack[cbr] = -1
-        sctp = ~cbr & (proto[np.where(cbr, 0, ints[:, 2])] == L.PROTO_SCTP) if nc else cbr
-        sack[~sctp, L.TCP_SACK_BLOCKS:] = -1
-        # as many block columns as the run used, at least TCP's three (runs with <= 3 gaps keep their shape)
-        sack = sack[:, :max(L.TCP_SACK_BLOCKS, int((sack[:, :, 0] >= 0).sum(axis=1).max(initial=0)))]
-        dup = np.where(ints[:, L.TRP_NDUP - 1] > 0, ints[:, L.TRP_DUP - 1], -1)
-        pkt_tr = PacketTrace(p[:, 0], *[ints[:, j] for j in range(9)], sack=sack, dup_tsn=dup)
-        q = S.tr_queue[: st["n_qtr"]]
-        q_tr = QueueTrace(q[:, 0], q[:, 1].astype(np.int64), q[:, 2].astype(np.int64), q[:, 3])
-        j = S.tr_soj[: st["n_sojtr"]]
-        soj_tr = SojournTrace(j[:, 0], j[:, 1].astype(np.int64), j[:, 2].astype(np.int64), j[:, 3], j[:, 4] > 0.5)
+    traces = all_traces(trace_views(S, nc)) if with_traces else dict.fromkeys(TRACE_FIELDS)
     return PacketResult(
         duration_s=T,
         events=int(st["events"]),
@@ -806,10 +786,6 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         link_queue_samples=link["q_n"].copy(),
         link_queue_mean_bytes=link["q_sum"] / np.maximum(link["q_n"], 1),
         link_queue_peak_bytes=link["q_peak"].copy(),
-        tcp_trace=tcp_tr,
-        packet_trace=pkt_tr,
-        queue_trace=q_tr,
-        hop_trace=hop_tr,
         scenario=sc,
         tcp_isn=isn,
         tcp_ts_offset=np.zeros(sc.network.n_nodes, np.uint64) if ts_offset is None else ts_offset,
@@ -819,5 +795,5 @@ def _result(sc: Scenario | BulkScenario, S: L.State, isn: np.ndarray, ts_offset:
         link_sojourn_mean_s=link["soj_sum"] / np.maximum(link["soj_n"], 1),
         link_sojourn_max_s=link["soj_max"].copy(),
         ecn_reductions=per_half(half["n_ecn"]),
-        sojourn_trace=soj_tr,
+        **traces,
     )

@@ -9,6 +9,7 @@ draws it as widgets; ``simcore.predict.static_html`` as the book's HTML.
 
 from __future__ import annotations
 
+import abc
 import html
 import math
 import numbers
@@ -71,7 +72,7 @@ def _check_text(name: str, value: object, *, allow_callable: bool = True, empty:
         raise ValueError(f"{name}={value!r} is not allowed: must be {kind}{'' if empty else ' (not empty)'}")
 
 
-class Prediction:
+class Prediction(abc.ABC):
     """A "predict, then check" question a student answers before a result is shown.
 
     question: markdown (math allowed) or ``question(setting) -> str``.
@@ -208,26 +209,31 @@ class Prediction:
         self.history = []
         self._notify()
 
-    # -- to be provided by each kind ------------------------------------------------------------------------
+    # -- provided by each kind (abstract: a kind that forgets one cannot be built) ------------------------------
+    @abc.abstractmethod
     def _check_guess(self, value):
-        raise NotImplementedError
+        """Provided by each kind of prediction."""
 
+    @abc.abstractmethod
     def _check_answer(self, value):
-        raise NotImplementedError
+        """Provided by each kind of prediction."""
 
+    @abc.abstractmethod
     def _score(self, guess, answer) -> Outcome:
-        raise NotImplementedError
+        """Provided by each kind of prediction."""
 
+    @abc.abstractmethod
     def _verdict_html(self, outcome: Outcome) -> str:
-        raise NotImplementedError
+        """Provided by each kind of prediction."""
 
     def answer_html(self) -> str:
         """The answer and its explanation as HTML (the book shows it behind a toggle)."""
         answer = self._check_answer(self._call(self.answer))
         return f"<p><b>Answer:</b> {self._answer_words(answer)}</p>{to_html(self.explanation_text())}"
 
+    @abc.abstractmethod
     def _answer_words(self, answer) -> str:
-        raise NotImplementedError
+        """Provided by each kind of prediction."""
 
     def _feedback_html(self, outcome: Outcome) -> str:
         return (f"<div class='simcore-verdict'>{self._verdict_html(outcome)}</div>"

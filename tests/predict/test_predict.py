@@ -297,3 +297,14 @@ def test_a_gate_needs_a_prediction_and_a_target():
         gate(panel)
     with pytest.raises(ValueError, match=r"^target="):
         gate(object(), _square())
+
+
+def test_a_kind_of_prediction_that_forgets_a_hook_cannot_be_built():
+    from simcore.predict.question import NumberPrediction, Prediction
+
+    class Half(Prediction):  # provides none of the hooks
+        pass
+
+    with pytest.raises(TypeError, match="abstract"):
+        Half("q?", 1.0, "because")
+    assert not NumberPrediction.__abstractmethods__
