@@ -31,10 +31,14 @@ from contextlib import ExitStack
 import ipywidgets as widgets
 import numpy as np
 import plotly.graph_objects as go
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_int import SliderStyle
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from simcore import figure_display, livefigure, static
 from simcore._validate import check_int, check_real
 from simcore.livefigure import LiveFigure, held_together
+from simcore.shared_models import shared
 
 __all__ = [
     "COLORS",
@@ -142,8 +146,10 @@ def new_figure(
     return fig
 
 
-def _control_layout():
-    return dict(style={"description_width": "initial"}, layout=widgets.Layout(width="340px"))
+def _control_layout(style: type):
+    """A control's layout and style: the kernel's shared ones (``simcore.shared_models``; ``LivePanel`` gives the
+    controls it holds its own shared layout)."""
+    return dict(style=shared(style, description_width="initial"), layout=shared(widgets.Layout, width="340px"))
 
 
 def same_value(a, b, rel: float = 1e-9) -> bool:
@@ -162,20 +168,20 @@ def float_slider(description: str, value: float, min: float, max: float, step: f
     """Return a FloatSlider with the lab's layout (continuous_update off unless the run is cheap)."""
     return widgets.FloatSlider(value=value, min=min, max=max, step=step, description=description,
                                continuous_update=continuous_update, readout_format=readout_format,
-                               **_control_layout())
+                               **_control_layout(SliderStyle))
 
 
 def int_slider(description: str, value: int, min: int, max: int, step: int = 1, *,
                continuous_update: bool = False) -> widgets.IntSlider:
     """Return an IntSlider with the lab's layout."""
     return widgets.IntSlider(value=value, min=min, max=max, step=step, description=description,
-                             continuous_update=continuous_update, **_control_layout())
+                             continuous_update=continuous_update, **_control_layout(SliderStyle))
 
 
 def dropdown(description: str, options: Sequence, value=None) -> widgets.Dropdown:
     """Return a Dropdown with the lab's layout."""
     return widgets.Dropdown(options=list(options), value=value if value is not None else list(options)[0],
-                            description=description, **_control_layout())
+                            description=description, **_control_layout(DescriptionStyle))
 
 
 def slider_from_range(ranges: Mapping[str, tuple], name: str, description: str, value, *,
@@ -376,8 +382,11 @@ class LivePanel:
         self.figures = list(figures)
         self.title = title
         self.idle = idle
-        self.status = widgets.HTML(value="")
-        self.wait_note = widgets.HTML(value="", style={"text_color": "#777"})
+        # layouts and styles shared by the kernel (simcore.shared_models): each model not made is one the page
+        # does not build before the first plot
+        self.status = widgets.HTML(value="", layout=shared(widgets.Layout), style=shared(HTMLStyle))
+        self.wait_note = widgets.HTML(value="", layout=shared(widgets.Layout),
+                                      style=shared(HTMLStyle, text_color="#777"))
         self.wait_note.add_class("simcore-wait")
         self.message = ""  # the last update's status message (HTML), without the timing
         self.last_error: Exception | None = None
@@ -397,25 +406,29 @@ class LivePanel:
         self._fallback = None  # plain plotly copies where the page cannot load the live figures (live_fallback)
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
-            control.layout.width = "auto"
-            control.layout.min_width = "0"
+            if control.layout is _control_layout(SliderStyle)["layout"]:  # the kernel's: swap for the panel's
+                control.layout = shared(widgets.Layout, width="auto", min_width="0")
+            else:  # a layout of the control's own
+                control.layout.width = "auto"
+                control.layout.min_width = "0"
         for fig in self.figures:
             if redraw_ack and isinstance(fig, LiveFigure):
                 fig.on_drawn(functools.partial(self._on_drawn, id(fig)))
         grid = widgets.GridBox(
             list(self.controls.values()),
-            layout=widgets.Layout(grid_template_columns=f"repeat({columns}, minmax(0, 1fr))",
-                                  grid_gap="2px 12px", width="100%"),
+            layout=shared(widgets.Layout, grid_template_columns=f"repeat({columns}, minmax(0, 1fr))",
+                          grid_gap="2px 12px", width="100%"),
         )
         parts: list[widgets.Widget] = []
         if title:
-            parts.append(widgets.HTML(f"<b>{html.escape(title)}</b>"))
+            parts.append(widgets.HTML(f"<b>{html.escape(title)}</b>", layout=shared(widgets.Layout),
+                                      style=shared(HTMLStyle)))
         # the plots: what a prediction's gate veils (simcore.predict)
         self.result = widgets.VBox([f.widget if isinstance(f, LiveFigure) else f for f in self.figures],
-                                   layout=widgets.Layout(width="100%"))
+                                   layout=shared(widgets.Layout, width="100%"))
         self.result.add_class("simcore-result")
         parts += [grid, self.result, self.status, self.wait_note]
-        self.widget = widgets.VBox(parts, layout=widgets.Layout(width="100%"))
+        self.widget = widgets.VBox(parts, layout=shared(widgets.Layout, width="100%"))
         self.widget.add_class("simcore-live-panel")
         self.compile_note = compile_notice() if compile_notice else None
         shown = None

@@ -230,3 +230,35 @@ def test_tick_image_and_grid_float32_refuse_bad_values_by_name():
         tick_image([([1.0], [0], "#000000")] * 255, n_rows=1, x_end=4.0)
     with pytest.raises(ValueError, match="steps"):
         grid_float32([1.0], 10.0, steps=0)
+
+
+def _models() -> int:
+    return len(widgets.widgets.widget._instances)
+
+
+def test_panels_share_their_controls_layouts_and_styles_and_a_layout_of_its_own_stays_its_own():
+    from simcore.plotting import dropdown
+
+    def panel(n):
+        controls = {f"x{i}": float_slider(f"x{i}", 1.0, 0.0, 2.0, 0.1) for i in range(n)}
+        controls["d"] = dropdown("d", ["a", "b"])
+        return LivePanel(controls, lambda v: "ok", [new_figure(widget=True)], title="t"), controls
+
+    panel(1)  # makes the kernel's shared models
+    before = _models()
+    _, c2 = panel(2)
+    two = _models() - before
+    before = _models()
+    _, c6 = panel(6)
+    six = _models() - before
+    # four more sliders are four more slider models: no layout or style of their own
+    assert six - two == 4, (two, six)
+    assert len({id(c.layout) for c in c6.values()}) == 1
+    assert len({id(c.style) for k, c in c6.items() if k != "d"}) == 1
+    assert c6["x0"].layout.width == "auto" and c6["x0"].layout.min_width == "0"
+    # a control given a layout of its own keeps it, made to fit the grid; the shared ones are not touched
+    own = float_slider("own", 1.0, 0.0, 2.0, 0.1)
+    own.layout = widgets.Layout(width="500px", grid_column="1 / -1")
+    LivePanel({"own": own}, lambda v: "ok", [new_figure(widget=True)])
+    assert own.layout.grid_column == "1 / -1" and own.layout.width == "auto"
+    assert c2["x0"].layout.grid_column is None and float_slider("s", 1.0, 0.0, 2.0, 0.1).layout.width == "340px"

@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+import ipywidgets as widgets
 import numpy as np
 import plotly.graph_objects as go
 
@@ -321,7 +322,8 @@ def make_panel(setting: RouterSetting | None = None, *, gate=None) -> LivePanel:
         return _status(_draw(fig, RouterSetting(**values)))
 
     panel = LivePanel(controls, update, [fig], title="Queueing delay at one router", gate=gate)
-    controls["arrival_rate_pps"].layout.grid_column = "1 / -1"  # a long track: 596 values
+    # a long track (596 values) across the whole grid: a layout of its own (the others share the kernel's)
+    controls["arrival_rate_pps"].layout = widgets.Layout(width="auto", min_width="0", grid_column="1 / -1")
     return panel
 
 

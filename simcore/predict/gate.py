@@ -28,6 +28,7 @@ from simcore.predict.markup import to_html
 from simcore.predict.question import Prediction
 from simcore.predict.static_html import RESULT_SUMMARY, veiled_html
 from simcore.predict.view import VEIL_TEXT, style_widget
+from simcore.shared_models import shared
 
 __all__ = ["Gate", "GatedOutput", "gate", "gated_output", "held_back_text", "HELD_BACK"]
 
@@ -112,7 +113,7 @@ class GatedOutput:
         self._captured = _capture(render) if check else None
         # four widget models and the kernel's shared ones (one layout for the three, the CSS carrier, the
         # note's style): a chapter shows a dozen of these, and Run All builds them while the first plot draws
-        layout = widgets.Layout(width="100%")
+        layout = shared(widgets.Layout, width="100%")
         self.out = widgets.Output(layout=layout)
         self.note = widgets.HTML(f"<i style='color:#555'>{html.escape(note)}.</i>", layout=layout,
                                  style=_note_style())
@@ -169,14 +170,9 @@ class GatedOutput:
         return bundle
 
 
-_NOTE_STYLE: list[HTMLStyle] = []
-
-
 def _note_style() -> HTMLStyle:
     """The one style model every gated output's note shares (never changed, so one per kernel is enough)."""
-    if not _NOTE_STYLE or getattr(_NOTE_STYLE[0], "comm", None) is None:
-        _NOTE_STYLE[:] = [HTMLStyle()]
-    return _NOTE_STYLE[0]
+    return shared(HTMLStyle)
 
 
 def _show(render: Callable[[], object]) -> None:

@@ -21,6 +21,7 @@ from ipywidgets.widgets.widget_string import HTMLMathStyle, HTMLStyle, TextStyle
 
 from simcore.predict.markup import to_html
 from simcore.predict.question import nice_number
+from simcore.shared_models import shared
 
 __all__ = ["PredictionView", "STYLE", "style_widget", "parse_number", "VEIL_TEXT"]
 
@@ -91,17 +92,10 @@ def _plain(text: str) -> bool:
     return not re.search(r"[$`*\\<]", text)
 
 
-_SHARED: dict[str, widgets.Widget] = {}
-
-
 def _shared(kind: type) -> widgets.Widget:
-    """One layout or style model of ``kind`` per kernel, for the prediction widgets that never change theirs
-    (their sizes and visibility come from ``STYLE``'s CSS classes): a model shared is a model the page does
-    not build again."""
-    w = _SHARED.get(kind.__name__)
-    if w is None or getattr(w, "comm", None) is None:
-        w = _SHARED[kind.__name__] = kind()
-    return w
+    """One layout or style model of ``kind`` per kernel (``simcore.shared_models``), for the prediction widgets
+    that never change theirs (their sizes and visibility come from ``STYLE``'s CSS classes)."""
+    return shared(kind)
 
 
 class PredictionView:
