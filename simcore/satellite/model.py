@@ -62,8 +62,7 @@ def _quantize(x: np.ndarray, lo: float, hi: float, k: int) -> tuple[np.ndarray, 
 
 def _requests(p: SatelliteParams, seed: SeedLike) -> tuple[Workload, np.ndarray]:
     wp = p.workload
-    wl = merge_traces(day_traces(wp, seed), p.n_traces, wp.n_days, wp.interval_s)
-    wl = wl.take(wl.time_s < p.duration_s)
+    wl = merge_traces(day_traces(wp, seed), p.n_traces, wp.n_days, wp.interval_s, until_s=p.duration_s)
     sp = sample_pages(wp)
     n = len(sp)
     sp = Workload(**{**sp.__dict__, "time_s": (np.arange(n) + 0.5) / n * p.duration_s * p.sample_window_fraction})

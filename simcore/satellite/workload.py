@@ -225,24 +225,32 @@ def day_traces(params: WorkloadParams, seed: SeedLike) -> Workload:
     return Workload(**{k: np.concatenate([q[k] for q in parts]) for k in parts[0]})
 
 
-def merge_traces(days: Workload, n_traces: int, n_days: int, interval_s: float) -> Workload:
+def merge_traces(days: Workload, n_traces: int, n_days: int, interval_s: float, *,
+                 until_s: float | None = None) -> Workload:
     """Return ``n_traces`` day-traces merged into one interval, as the paper made heavier loads (sec. 3).
 
     Trace j is day ``j % n_days``, copy ``j // n_days``: first the successive days, then copies of them.
     With ``C = ceil(n_traces / n_days)`` copies in all, copy c is shifted by ``c * interval_s / C``
     (wrapping round the interval), spreading the copies evenly to weaken the artificial self-correlation.
+    ``until_s``: keep only the requests made before it (the same rows, in the same order, as taking
+    ``time_s < until_s`` of the whole merge; a run shorter than the interval sorts only its own requests).
     """
     check_int("n_traces", n_traces, 1, 10**5)
     check_int("n_days", n_days, 1, 366)
+    if until_s is not None:
+        check_real("until_s", until_s, 0.0)
     n_copies = -(-n_traces // n_days)
     of_day = [np.flatnonzero(days.day == d) for d in range(min(n_days, n_traces))]
     rows = np.concatenate([of_day[j % n_days] for j in range(n_traces)]).astype(np.int64)
     copy = np.concatenate([np.full(of_day[j % n_days].size, j // n_days, np.int64) for j in range(n_traces)])
-    merged = days.take(rows)
-    merged = Workload(**{**merged.__dict__, "copy": copy,
-                         "time_s": np.mod(merged.time_s + copy * interval_s / n_copies, interval_s)})
-    order = np.lexsort((merged.copy, merged.day, merged.time_s))  # by time; ties by day, then copy
-    return merged.take(order)
+    time_s = np.mod(days.time_s[rows] + copy * interval_s / n_copies, interval_s)
+    if until_s is not None:  # a stable sort of a subset keeps the subset's order: filter first
+        keep = time_s < until_s
+        rows, copy, time_s = rows[keep], copy[keep], time_s[keep]
+    order = np.lexsort((copy, days.day[rows], time_s))  # by time; ties by day, then copy
+    rows = rows[order]
+    return Workload(**{**{f.name: getattr(days, f.name)[rows] for f in fields(days)},
+                       "copy": copy[order], "time_s": time_s[order]})
 
 
 def make_workload(params: WorkloadParams, n_traces: int, seed: SeedLike) -> Workload:
