@@ -17,6 +17,7 @@ server MSS, server window, US one-way delay, release rate. A day's trace does no
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, fields
 
@@ -297,6 +298,14 @@ def request_mean_bytes(params: WorkloadParams) -> float:
     return params.request_median_bytes * math.exp(params.request_sigma**2 / 2.0)
 
 
+@functools.lru_cache(maxsize=16)
+def _sample_sizes(params: WorkloadParams) -> tuple[int, ...]:
+    """Return the sample pages' reply sizes (``sample_pages``): 200 bisection steps per page in Python, the
+    same for every run of a sweep, so computed once per ``WorkloadParams``."""
+    n = params.n_sample_pages
+    return tuple(math.ceil(reply_quantile_bytes(params, float(x))) for x in (np.arange(n) + 0.5) / n)
+
+
 def sample_pages(params: WorkloadParams) -> Workload:
     """Return the fixed sample pages present in every run (no randomness: the same for every seed and load).
 
@@ -306,7 +315,7 @@ def sample_pages(params: WorkloadParams) -> Workload:
     """
     n = params.n_sample_pages
     q = (np.arange(n) + 0.5) / n
-    sizes = np.array([math.ceil(reply_quantile_bytes(params, float(x))) for x in q], np.int64)
+    sizes = np.array(_sample_sizes(params), np.int64)
     mss = params.mss_values[int(np.argmax(params.mss_probs))]
     win = params.window_values[int(np.argmax(params.window_probs))]
     return Workload(
