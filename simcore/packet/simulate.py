@@ -27,7 +27,7 @@ from .kernel import layout as L
 from .kernel.batch import SINGLE
 from .kernel.loop import run
 from .kernel.qdisc import dispatch as Q
-from .lazy_result import lazy_result
+from .lazy_result import capture_numbers, lazy_result
 from .params import CONGESTION_CONTROLS, POOL_RULES, RECOVERIES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, SojournTrace, TcpTrace
 from .sctp_params import SctpParams
@@ -696,10 +696,8 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     # Initial sequence numbers of captures (``PacketResult.to_pcap``): from a generator seeded with the link
     # seeds, so they take no draw from ``seed`` and change nothing else.
     # The timestamp clock offsets are drawn after the ISNs, so the ISNs are those of runs before timestamps.
-    isn_rng = np.random.default_rng(seed_vals)
-    isn = isn_rng.integers(0, 2**32, size=(_sizes(scenario)[0], 2), dtype=np.uint64)
-    ts_offset = isn_rng.integers(0, 2**32, size=scenario.network.n_nodes, dtype=np.uint64)
-    return _result(scenario, S, isn, ts_offset)
+    cap = capture_numbers(seed_vals, _sizes(scenario)[0], scenario.network.n_nodes)
+    return _result(scenario, S, cap["tcp_isn"], cap["tcp_ts_offset"])
 
 
 _SEEDS_KEPT = 1 << 14  # (seed, links) pairs whose link seeds are kept (16 bytes a link each)
