@@ -19,6 +19,7 @@ from simcore._validate import (
     check_order,
     check_real,
     check_sequence,
+    python_number,
     store_python_numbers,
 )
 
@@ -223,7 +224,9 @@ class Network:
     links: tuple[Link, ...]
 
     def __post_init__(self):
-        store_python_numbers(self)
+        # n_nodes alone may be a numpy scalar: links must be Links (each stores Python numbers itself), and
+        # looking through thousands of them for numpy scalars cost a star network ~1 ms
+        object.__setattr__(self, "n_nodes", python_number(self.n_nodes))
         check_int("n_nodes", self.n_nodes, 2)
         links = check_sequence("links", self.links, "Link")
         object.__setattr__(self, "links", links)
