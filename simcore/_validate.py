@@ -192,8 +192,16 @@ def store_python_numbers(obj: object) -> None:
     """Replace, in the (frozen) dataclass ``obj``, every field holding numpy scalars (alone, or in a tuple
     or list) by Python numbers. Call it first in ``__post_init__``: the checks and the stored values then
     see only Python types."""
-    for f in dataclasses.fields(obj):
-        value = getattr(obj, f.name)
+    names = _FIELD_NAMES.get(type(obj))
+    if names is None:  # a class's fields are fixed once it is made: look them up once
+        names = _FIELD_NAMES[type(obj)] = tuple(f.name for f in dataclasses.fields(obj))
+    for name in names:
+        value = getattr(obj, name)
+        if type(value) in _PLAIN:
+            continue
         new = python_number(value)
         if new is not value:
-            object.__setattr__(obj, f.name, new)
+            object.__setattr__(obj, name, new)
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # store_python_numbers: each dataclass's field names

@@ -3,7 +3,7 @@ import random
 import numpy as np
 import pytest
 
-from simcore.rng import check_seed, make_generator, spawn_generators
+from simcore.rng import check_seed, generator_of_words, make_generator, spawn_generators
 
 
 def test_same_seed_same_stream_and_generator_passed_through():
@@ -35,3 +35,17 @@ def test_spawned_streams_differ_and_repeat():
     s1 = [g.random() for g in spawn_generators(9, 3)]
     s2 = [g.random() for g in spawn_generators(9, 3)]
     assert s1 == s2 and len(set(s1)) == 3
+
+
+@pytest.mark.parametrize("values", [
+    [0], [1, 2, 3], [2**32 - 1, 2**32, 2**32 + 1], [2**64 - 1, 0, 2**63],
+    np.random.default_rng(5).integers(0, 2**64, size=2000, dtype=np.uint64, endpoint=False).tolist(),
+])
+def test_generator_of_words_is_default_rng_of_the_values(values):
+    """numpy's own default_rng of the uint64 array is the reference: the same state and the same draws, also for
+    values below 2**32 (one 32-bit word each, not two) and zero."""
+    v = np.array(values, np.uint64)
+    ours, ref = generator_of_words(v), np.random.default_rng(v)
+    assert ours.bit_generator.state == ref.bit_generator.state
+    assert np.array_equal(ours.integers(0, 2**32, size=50, dtype=np.uint64),
+                          ref.integers(0, 2**32, size=50, dtype=np.uint64))

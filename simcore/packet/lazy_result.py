@@ -24,6 +24,8 @@ from dataclasses import fields
 
 import numpy as np
 
+from simcore.rng import generator_of_words
+
 from .halves import by_connection, nan_before_zero
 from .kernel import layout as L
 from .results import PacketResult
@@ -32,9 +34,9 @@ from .trace_result import TRACE_GROUPS
 __all__ = ["LazyPacketResult", "lazy_result", "traced_result"]
 
 
-def _isn(seed_vals: np.ndarray, n_conn: int, n_nodes: int) -> dict:
+def capture_numbers(seed_vals: np.ndarray, n_conn: int, n_nodes: int) -> dict:
     """The captures' initial sequence numbers, then the hosts' timestamp clock offsets (``simulate``'s order)."""
-    isn_rng = np.random.default_rng(seed_vals)
+    isn_rng = generator_of_words(seed_vals)
     isn = isn_rng.integers(0, 2**32, size=(n_conn, 2), dtype=np.uint64)
     return {"tcp_isn": isn, "tcp_ts_offset": isn_rng.integers(0, 2**32, size=n_nodes, dtype=np.uint64)}
 
@@ -97,7 +99,7 @@ def _of_halves(f):
 
 
 def _captures(src) -> dict:
-    return _isn(src["seed_vals"], src["nc"], src["sc"].network.n_nodes)
+    return capture_numbers(src["seed_vals"], src["nc"], src["sc"].network.n_nodes)
 
 
 # every other field computed alone, from its rows (as ``simulate._result`` computes it)
@@ -176,7 +178,7 @@ def _materialize(obj) -> None:
                     d.setdefault(k, v)
         d.pop("_src", None)
         return
-    cap = _isn(src["seed_vals"], src["nc"], src["sc"].network.n_nodes)
+    cap = capture_numbers(src["seed_vals"], src["nc"], src["sc"].network.n_nodes)
     full = _result(src["sc"], src["S"], cap["tcp_isn"], cap["tcp_ts_offset"])
     for name in _ALL_FIELDS:
         d.setdefault(name, getattr(full, name))

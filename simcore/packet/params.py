@@ -19,6 +19,7 @@ from simcore._validate import (
     check_order,
     check_real,
     check_sequence,
+    python_number,
     store_python_numbers,
 )
 
@@ -203,6 +204,9 @@ class Link:
     params: LinkParams = field(default_factory=LinkParams)
 
     def __post_init__(self):
+        if type(self.src) is int and type(self.dst) is int and type(self.params) is LinkParams \
+                and 0 <= self.src != self.dst >= 0:
+            return  # valid as given (a star of thousands of links builds one per slot and direction)
         store_python_numbers(self)
         check_int("src", self.src, 0)
         check_int("dst", self.dst, 0)
@@ -220,7 +224,9 @@ class Network:
     links: tuple[Link, ...]
 
     def __post_init__(self):
-        store_python_numbers(self)
+        # n_nodes alone may be a numpy scalar: links must be Links (each stores Python numbers itself), and
+        # looking through thousands of them for numpy scalars cost a star network ~1 ms
+        object.__setattr__(self, "n_nodes", python_number(self.n_nodes))
         check_int("n_nodes", self.n_nodes, 2)
         links = check_sequence("links", self.links, "Link")
         object.__setattr__(self, "links", links)

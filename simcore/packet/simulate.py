@@ -27,7 +27,7 @@ from .kernel import layout as L
 from .kernel.batch import SINGLE
 from .kernel.loop import run
 from .kernel.qdisc import dispatch as Q
-from .lazy_result import lazy_result, traced_result
+from .lazy_result import capture_numbers, lazy_result, traced_result
 from .params import CONGESTION_CONTROLS, POOL_RULES, RECOVERIES, TIMEOUT_SSTHRESH, TIMESTAMP_OPTION_BYTES, Scenario
 from .results import HopTrace, PacketResult, PacketTrace, QueueTrace, SojournTrace, TcpTrace
 from .sctp_params import SctpParams
@@ -448,41 +448,54 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
     cbr_routes = np.zeros(r_len.size, bool)
     cbr_routes[route_of[nh:]] = True
     np.add.at(traffic, path_links[:path_ptr[-1]], np.repeat(np.where(cbr_routes, 1 << 40, 0), r_len))
-    caps_l = np.zeros(nl, np.int64)
-    pool = 64
-    for i, lk in enumerate(links):
-        p = lk.params
-        link["qlim"][i] = p.queue_packets
-        link["qlim_bytes"][i] = p.queue_bytes or 0
-        link["hdr"][i] = p.header_bytes
-        link["rate_Bps"][i] = p.rate_bps / 8.0
-        link["prop_s"][i] = p.delay_s
-        link["loss"][i] = p.loss_prob
-        link["loss_arrival"][i] = int(p.loss_where == "arrival")
-        link["spare_retx"][i] = sum(1 << (L.PROTO_SCTP if t == "sctp" else L.PROTO_TCP)
-                                    for t in p.spared_retransmissions)
-        link["drop_ptr"][i] = len(drops)
-        drops += list(p.drop_sequence)
-        link["drop_p1"][i] = len(drops)
-        smallest = min_wire + p.header_bytes
-        if p.background is not None:
-            bg = p.background
-            link["has_fluid"][i] = 1 if bg.granularity == "continuous" else 2
-            link["flu_p0"][i] = link["flu_ptr"][i] = len(flu_t)
-            flu_t += list(bg.times_s)
-            flu_r += [r / 8.0 for r in bg.rates_bps]
-            link["flu_p1"][i] = len(flu_t)
-            link["flu_pkt"][i] = bg.packet_bytes
-            link["bmax"][i] = p.queue_bytes if p.queue_bytes else p.queue_packets * bg.packet_bytes
-            if bg.granularity == "packets":
-                smallest = min(smallest, bg.packet_bytes)
-                traffic[i] = 1 << 40
-        qlim = p.queue_packets if not p.queue_bytes else min(p.queue_packets, p.queue_bytes // smallest + 1)
-        caps_l[i] = (qlim if caps.get("rings_full") else min(qlim, traffic[i])) + 1
-        wire = int(p.delay_s * p.rate_bps / 8.0 / smallest) + 2
-        pool += wire + min(int(caps_l[i]), 256)
-        if no_ring[i]:
-            caps_l[i] = 0
+    # one pass of Python per distinct LinkParams (links share them: chapter 2's ~6,000 slot links have ~140),
+    # then the columns by index; fluid backgrounds and drop sequences (a few links) link by link, in order
+    of: dict[int, int] = {}
+    uniq: list = []  # the distinct LinkParams
+    which = []
+    for lk in links:
+        j = of.get(id(lk.params))
+        if j is None:
+            j = of[id(lk.params)] = len(uniq)
+            uniq.append(lk.params)
+        which.append(j)
+    which = np.array(which, np.int64).reshape(nl)
+    col = lambda f: np.array([f(p) for p in uniq])[which]  # noqa: E731 (a column from each distinct params)
+    link["qlim"] = col(lambda p: p.queue_packets)
+    link["qlim_bytes"] = col(lambda p: p.queue_bytes or 0)
+    link["hdr"] = col(lambda p: p.header_bytes)
+    link["rate_Bps"] = col(lambda p: p.rate_bps / 8.0)
+    link["prop_s"] = col(lambda p: p.delay_s)
+    link["loss"] = col(lambda p: p.loss_prob)
+    link["loss_arrival"] = col(lambda p: int(p.loss_where == "arrival"))
+    link["spare_retx"] = col(lambda p: sum(1 << (L.PROTO_SCTP if t == "sctp" else L.PROTO_TCP)
+                                           for t in p.spared_retransmissions))
+    n_drops = col(lambda p: len(p.drop_sequence))
+    link["drop_p1"] = np.cumsum(n_drops)
+    link["drop_ptr"] = link["drop_p1"] - n_drops
+    small_u = [min_wire + p.header_bytes if p.background is None or p.background.granularity != "packets"
+               else min(min_wire + p.header_bytes, p.background.packet_bytes) for p in uniq]
+    for i in np.flatnonzero(n_drops).tolist():
+        drops += list(links[i].params.drop_sequence)
+    for i in np.flatnonzero(col(lambda p: p.background is not None)).tolist():
+        p = links[i].params
+        bg = p.background
+        link["has_fluid"][i] = 1 if bg.granularity == "continuous" else 2
+        link["flu_p0"][i] = link["flu_ptr"][i] = len(flu_t)
+        flu_t += list(bg.times_s)
+        flu_r += [r / 8.0 for r in bg.rates_bps]
+        link["flu_p1"][i] = len(flu_t)
+        link["flu_pkt"][i] = bg.packet_bytes
+        link["bmax"][i] = p.queue_bytes if p.queue_bytes else p.queue_packets * bg.packet_bytes
+        if bg.granularity == "packets":
+            traffic[i] = 1 << 40
+    qlim = np.array([p.queue_packets if not p.queue_bytes else min(p.queue_packets, p.queue_bytes // sm + 1)
+                     for p, sm in zip(uniq, small_u, strict=True)], np.int64)[which]
+    caps_l = (qlim if caps.get("rings_full") else np.minimum(qlim, traffic)) + 1
+    wire = np.array([int(p.delay_s * p.rate_bps / 8.0 / sm) + 2 for p, sm in zip(uniq, small_u, strict=True)],
+                    np.int64)[which]
+    pool = 64 + int(wire.sum()) + int(np.minimum(caps_l, 256).sum())
+    caps_l[no_ring.astype(bool)] = 0
     link["ring_cap"] = caps_l
     # the links that hold the most packets in flight send their arrivals to lanes, not the heap (kernel/lane.py)
     link["lane"] = -1
@@ -684,9 +697,8 @@ def simulate(scenario: Scenario, seed: SeedLike = 0, trace: bool = False) -> Pac
     # Initial sequence numbers of captures (``PacketResult.to_pcap``): from a generator seeded with the link
     # seeds, so they take no draw from ``seed`` and change nothing else.
     # The timestamp clock offsets are drawn after the ISNs, so the ISNs are those of runs before timestamps.
-    isn_rng = np.random.default_rng(seed_vals)
-    isn = isn_rng.integers(0, 2**32, size=(_sizes(scenario)[0], 2), dtype=np.uint64)
-    ts_offset = isn_rng.integers(0, 2**32, size=scenario.network.n_nodes, dtype=np.uint64)
+    cap = capture_numbers(seed_vals, _sizes(scenario)[0], scenario.network.n_nodes)
+    isn, ts_offset = cap["tcp_isn"], cap["tcp_ts_offset"]
     if trace:  # the traces are assembled when first read (``trace_result``)
         full = _result(scenario, S, isn, ts_offset, with_traces=False)
         return traced_result(full, trace_views(S, _sizes(scenario)[0]))

@@ -17,6 +17,7 @@ Random draws: the workload's (``day_traces``, from ``seed``); the packet level d
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass
@@ -62,8 +63,7 @@ def _quantize(x: np.ndarray, lo: float, hi: float, k: int) -> tuple[np.ndarray, 
 
 def _requests(p: SatelliteParams, seed: SeedLike) -> tuple[Workload, np.ndarray]:
     wp = p.workload
-    wl = merge_traces(day_traces(wp, seed), p.n_traces, wp.n_days, wp.interval_s)
-    wl = wl.take(wl.time_s < p.duration_s)
+    wl = merge_traces(day_traces(wp, seed), p.n_traces, wp.n_days, wp.interval_s, until_s=p.duration_s)
     sp = sample_pages(wp)
     n = len(sp)
     sp = Workload(**{**sp.__dict__, "time_s": (np.arange(n) + 0.5) / n * p.duration_s * p.sample_window_fraction})
@@ -89,6 +89,12 @@ def _slot_inputs(p: SatelliteParams, w: Workload) -> tuple:
     return (r_idx, r_val, d_idx, d_val), start, start + p.slot_slack * nominal + 1.0
 
 
+@functools.lru_cache(maxsize=4096)
+def _slot_link(rate_bps: float, delay_s: float) -> LinkParams:
+    """Return a slot class's link (made once: every run of a sweep has the same ~140 classes)."""
+    return LinkParams(rate_bps=rate_bps, delay_s=delay_s, queue_packets=_SLOT_QUEUE_PACKETS)
+
+
 def _assign_slots(p: SatelliteParams, w: Workload) -> tuple[np.ndarray, list[LinkParams]]:
     """Give each request a server slot of its (rate, delay) class, reusing a slot once the previous request
     on it is over by a generous estimate (``_slot_inputs``)."""
@@ -98,8 +104,7 @@ def _assign_slots(p: SatelliteParams, w: Workload) -> tuple[np.ndarray, list[Lin
                            p.n_rate_classes * p.n_delay_classes)
     keys = slot_key.tolist()
     nd = p.n_delay_classes
-    per_class = {k: LinkParams(rate_bps=float(r_val[k // nd]), delay_s=float(d_val[k % nd]),
-                               queue_packets=_SLOT_QUEUE_PACKETS) for k in set(keys)}  # ~140 classes, ~6k slots
+    per_class = {k: _slot_link(float(r_val[k // nd]), float(d_val[k % nd])) for k in set(keys)}  # ~140 classes
     return out, [per_class[k] for k in keys]
 
 

@@ -17,6 +17,7 @@ server MSS, server window, US one-way delay, release rate. A day's trace does no
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, fields
 
@@ -225,24 +226,32 @@ def day_traces(params: WorkloadParams, seed: SeedLike) -> Workload:
     return Workload(**{k: np.concatenate([q[k] for q in parts]) for k in parts[0]})
 
 
-def merge_traces(days: Workload, n_traces: int, n_days: int, interval_s: float) -> Workload:
+def merge_traces(days: Workload, n_traces: int, n_days: int, interval_s: float, *,
+                 until_s: float | None = None) -> Workload:
     """Return ``n_traces`` day-traces merged into one interval, as the paper made heavier loads (sec. 3).
 
     Trace j is day ``j % n_days``, copy ``j // n_days``: first the successive days, then copies of them.
     With ``C = ceil(n_traces / n_days)`` copies in all, copy c is shifted by ``c * interval_s / C``
     (wrapping round the interval), spreading the copies evenly to weaken the artificial self-correlation.
+    ``until_s``: keep only the requests made before it (the same rows, in the same order, as taking
+    ``time_s < until_s`` of the whole merge; a run shorter than the interval sorts only its own requests).
     """
     check_int("n_traces", n_traces, 1, 10**5)
     check_int("n_days", n_days, 1, 366)
+    if until_s is not None:
+        check_real("until_s", until_s, 0.0)
     n_copies = -(-n_traces // n_days)
     of_day = [np.flatnonzero(days.day == d) for d in range(min(n_days, n_traces))]
     rows = np.concatenate([of_day[j % n_days] for j in range(n_traces)]).astype(np.int64)
     copy = np.concatenate([np.full(of_day[j % n_days].size, j // n_days, np.int64) for j in range(n_traces)])
-    merged = days.take(rows)
-    merged = Workload(**{**merged.__dict__, "copy": copy,
-                         "time_s": np.mod(merged.time_s + copy * interval_s / n_copies, interval_s)})
-    order = np.lexsort((merged.copy, merged.day, merged.time_s))  # by time; ties by day, then copy
-    return merged.take(order)
+    time_s = np.mod(days.time_s[rows] + copy * interval_s / n_copies, interval_s)
+    if until_s is not None:  # a stable sort of a subset keeps the subset's order: filter first
+        keep = time_s < until_s
+        rows, copy, time_s = rows[keep], copy[keep], time_s[keep]
+    order = np.lexsort((copy, days.day[rows], time_s))  # by time; ties by day, then copy
+    rows = rows[order]
+    return Workload(**{**{f.name: getattr(days, f.name)[rows] for f in fields(days)},
+                       "copy": copy[order], "time_s": time_s[order]})
 
 
 def make_workload(params: WorkloadParams, n_traces: int, seed: SeedLike) -> Workload:
@@ -289,6 +298,14 @@ def request_mean_bytes(params: WorkloadParams) -> float:
     return params.request_median_bytes * math.exp(params.request_sigma**2 / 2.0)
 
 
+@functools.lru_cache(maxsize=16)
+def _sample_sizes(params: WorkloadParams) -> tuple[int, ...]:
+    """Return the sample pages' reply sizes (``sample_pages``): 200 bisection steps per page in Python, the
+    same for every run of a sweep, so computed once per ``WorkloadParams``."""
+    n = params.n_sample_pages
+    return tuple(math.ceil(reply_quantile_bytes(params, float(x))) for x in (np.arange(n) + 0.5) / n)
+
+
 def sample_pages(params: WorkloadParams) -> Workload:
     """Return the fixed sample pages present in every run (no randomness: the same for every seed and load).
 
@@ -298,7 +315,7 @@ def sample_pages(params: WorkloadParams) -> Workload:
     """
     n = params.n_sample_pages
     q = (np.arange(n) + 0.5) / n
-    sizes = np.array([math.ceil(reply_quantile_bytes(params, float(x))) for x in q], np.int64)
+    sizes = np.array(_sample_sizes(params), np.int64)
     mss = params.mss_values[int(np.argmax(params.mss_probs))]
     win = params.window_values[int(np.argmax(params.window_probs))]
     return Workload(

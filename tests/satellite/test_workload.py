@@ -105,6 +105,22 @@ def test_heavier_loads_merge_days_then_offset_copies():
     assert math.isclose(merge_traces(days, 8, 4, 600.0).presented_load_bps(600.0), 2 * one.presented_load_bps(600.0))
 
 
+def test_merging_until_a_time_keeps_the_same_requests_in_the_same_order():
+    """``until_s`` filters before sorting: the result must be the whole merge's requests made before it, row for row
+    (ties in time included: two copies of a day at the same offset tie, and go by day, then copy)."""
+    p = WorkloadParams(n_days=3)
+    days = day_traces(p, 5)
+    for n_traces, until in ((7, 60.0), (7, 0.0), (3, 599.0), (12, 600.0), (6, 1e4)):
+        whole = merge_traces(days, n_traces, 3, 600.0)
+        part = merge_traces(days, n_traces, 3, 600.0, until_s=until)
+        keep = whole.time_s < until
+        assert len(part) == int(keep.sum())
+        for f in whole.__dict__:
+            assert getattr(part, f).tobytes() == getattr(whole, f)[keep].tobytes(), f
+    with pytest.raises(ValueError, match="until_s=-1"):
+        merge_traces(days, 3, 3, 600.0, until_s=-1.0)
+
+
 def test_same_seed_same_traces_and_a_day_does_not_depend_on_the_number_of_days():
     a, b = day_traces(WorkloadParams(n_days=5), 42), day_traces(WorkloadParams(n_days=5), 42)
     for f in a.__dict__:
