@@ -154,6 +154,9 @@ def test_without_the_live_figures_module_panels_fall_back_to_plain_plotly(server
                                f"o.textContent.includes({VEIL_TEXT!r}) && !o.querySelector('.simcore-prediction'))",
                                timeout=60_000)
         assert not page.evaluate(_FALLBACK_JS, note)
+        # the predictions' widget views render after the plain veiled note may have: wait for one to commit
+        page.locator(".jp-OutputArea-output .simcore-prediction button", has_text="Commit prediction").first.wait_for(
+            timeout=60_000)
         assert lab.commit_predictions(page) > 0
         page.wait_for_function(f"() => ({_FALLBACK_JS})({note!r}).length > 0", timeout=60_000)
         heights = page.evaluate(_FALLBACK_JS, note)
