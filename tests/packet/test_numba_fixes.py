@@ -11,11 +11,12 @@ from numba.core import inline_closurecall, targetconfig
 from numba.core.compiler import Flags
 
 from simcore.packet._numba import fixes as F
+from simcore.packet._numba import lazylink as LL
 from simcore.packet._numba import outline as O
 from simcore.packet._numba import selfcheck as SC
 
 _STATE = {"outline": O.OUTLINE_OFF, "one_signature": O.ONE_SIGNATURE_OFF, "typing_fix": F.TYPING_OFF,
-          "inlining_fix": F.INLINING_OFF}
+          "inlining_fix": F.INLINING_OFF, "lazy_linking": LL.LAZY_LINKING_OFF}
 
 
 def _flag_sets():

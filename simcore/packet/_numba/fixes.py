@@ -1,10 +1,12 @@
-"""Numba: two fixes of numba's own compile-time waste, in force only while the packet kernels compile.
+"""Numba: fixes of numba's own compile-time waste, in force only while the packet kernels compile.
 
 ``compile_fixes()`` is a context manager; ``simulate.run_to_end`` enters it while the event loop
 ``kernel.loop.run`` is not compiled yet in this process (its first call compiles every packet kernel, or loads
 them from the cache), and numba's own functions are back in place when it leaves. Each fix returns exactly
 what the function it replaces returns (``tests/packet/test_numba_fixes.py`` compares them), so the compiled
-code, hence every result, is the same; it only takes less time (together about 4 s of a 33 s cold compile).
+code, hence every result, is the same; it only takes less time (together about 4 s of the cold compile).
+A third, ``lazylink.lazy_linking`` (its own module), turns each kernel into machine code once, inside the event
+loop's library, instead of once per library that calls it (the cold compile about halves).
 
 - **IR inlining** (``inline="always"``): numba's ``InlineWorker.inline_ir`` deep-copies the callee's IR
   twice per call site, each time one block at a time, and every block's copy deep-copies the function's
@@ -36,6 +38,7 @@ import threading
 
 from numba.core import inline_closurecall, targetconfig
 
+from .lazylink import lazy_linking
 from .selfcheck import cause
 
 _LOCK = threading.Lock()
@@ -119,7 +122,7 @@ if INLINING_OFF is None and FAST_INLINE_IR is None:
 
 @contextlib.contextmanager
 def compile_fixes():
-    """Within: numba uses the two fixes of this module's doc (process-wide, restored on exit)."""
+    """Within: numba uses the fixes of this module's doc and ``lazy_linking`` (process-wide, restored on exit)."""
     with _LOCK:
         if TYPING_OFF is None:
             targetconfig.TargetConfig.values = fast_values
@@ -128,7 +131,8 @@ def compile_fixes():
         if INLINING_OFF is None and FAST_INLINE_IR is not None:
             inline_closurecall.InlineWorker.inline_ir = FAST_INLINE_IR
         try:
-            yield
+            with lazy_linking():
+                yield
         finally:
             targetconfig.TargetConfig.values = _ORIGINAL_VALUES
             targetconfig.TargetConfig.__hash__ = _ORIGINAL_HASH

@@ -56,6 +56,26 @@ RELIES_ON: dict[str, dict[str, str]] = {
     "typing_fix": {
         "numba.core.targetconfig:": "4ce1f40855345e488fba1128551ad74cf4cf9d38bd142482fb7c18bab563075f",
     },
+    "lazy_linking": {
+        "numba.core.codegen:CPUCodeLibrary.finalize":
+            "751235266d09e80743e8e5bdcb4354da02b05e024b3c4143a3d9b1f5839694e5",
+        "numba.core.codegen:CPUCodeLibrary.add_linking_library":
+            "eebaedba03afd4487f008a3619edcdad6c87520793ce58b70fb572e4349603b5",
+        "numba.core.codegen:CPUCodeLibrary._get_module_for_linking":
+            "83975b285fa4bf77b4208c68e52c88655a0ac4b3f30dc50e4c5b46b9e5f28245",
+        "numba.core.codegen:CPUCodeLibrary._finalize_final_module":
+            "4b3b968a4354224db4d0e7cd35ce14569f249d6fb0c8f7b5b468799cc965234b",
+        "numba.core.codegen:JITCodeLibrary.get_pointer_to_function":
+            "ac86a1a4f8396c8309db26215554e9e6cfee68f285ff858deaebcc5b384a5d35",
+        "numba.core.codegen:JITCPUCodegen.set_env":
+            "449bd644bf995a49c1db99695c0ac3295431e56332c2552405c63fcd13ab242b",
+        "numba.core.caching:Cache._save_overload":
+            "0e6d6788e0dd753543dd3d012a16292303b244c23e8a785c91df66355ecc95b5",
+        "numba.core.cpu:CPUContext.get_executable":
+            "60a478a733c31515b758fd9ba5fce12e1d0901def9deb16a7f0d7d08b6c48381",
+        "numba.core.typed_passes:NativeLowering.run_pass":
+            "bb587189337a1cbef6f24ff8e8f5bedc076801b1c380433e20019def446b7d2e",
+    },
     "inlining_fix": {
         "numba.core.inline_closurecall:InlineWorker.inline_ir":
             "a16b53c6f9e858e6acbd54f71eaad377dbe552fab09acc9124f558d07f86567a",

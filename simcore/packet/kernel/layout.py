@@ -93,7 +93,10 @@ and in scenarios of 20k connections and more the event loop prefetches the rows 
 
 numba's own compile-time waste in IR inlining and typing is fixed while the kernels compile
 (``_numba.fixes.compile_fixes``, entered by ``simulate.run_to_end`` until ``kernel.loop.run`` is compiled): same
-compiled code, ~4 s less.
+compiled code, ~4 s less. Within it, ``_numba.lazylink`` also stops numba from compiling every library with its
+callees' copies: each kernel is optimised and compiled to machine code once, inside the event loop's library
+(the "each library links and compiles its callees again" above then costs IR linking only; the cold compile
+about halves). The groups above still decide what LLVM inlines, hence the events/s.
 
 numba's cache does not notice a change in a *callee's* file (and inlined callees live inside their
 callers); ``simcore._cache_guard`` therefore drops simcore's numba caches whenever a file with numba code

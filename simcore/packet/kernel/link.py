@@ -516,6 +516,7 @@ def drop_queue(S, lnk, p, t, tracing):
     release(S, p)
 
 
+@one_signature
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fifo_depart(S, lnk, p, t, n, qb, size, cont, offered, tracing):
     """Queue packet ``p`` (``size`` bytes on the wire), admitted at ``t``, behind the ``n`` items (``qb`` bytes) in

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from .._numba import outline as O  # O.one_signature: see _numba.outline
@@ -174,7 +175,8 @@ def send_chunk(S, h, off, t, retx):
         half[h].rtt_seq = -1  # Karn
     half[h].n_segs += 1
     half[h].last_send = t
-    outline(sctp_packet, (S, h, t, L.K_DATA, e.start, e.len, half[h].tsn_head + off, retx, _pad4(16 + e.len)))
+    outline(sctp_packet, (S, h, t, L.K_DATA, e.start, np.int64(e.len), half[h].tsn_head + off, retx,
+                          _pad4(16 + e.len)))  # np.int64: one compile of sctp_packet for every call
 
 
 @O.one_signature

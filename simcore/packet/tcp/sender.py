@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from .._numba.outline import one_signature, outline
@@ -279,7 +280,8 @@ def _send_new(S, h, t, ln, fin):
         ln += 1
     off = _append_segment(S, h, start, ln, L.G_FIN if fin else 0)
     flags, seq, seqlen, payload = _segment_header(S, h, off, t, False)
-    send_packet(S, h, t, flags, seq, seqlen, payload)  # the per-packet path: LLVM may inline it
+    send_packet(S, h, t, flags, seq, np.int64(seqlen), payload)  # the per-packet path: LLVM may inline it
+    # (np.int64: one compile of send_packet; its outlined call passes an int64 length)
     half[h].snd_nxt = start + ln
     half[h].snd_max = start + ln
     half[h].seg_nxt = off + 1

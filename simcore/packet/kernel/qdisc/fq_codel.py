@@ -28,6 +28,7 @@ from numba import njit
 
 from simcore._validate import check_bool, check_int, check_order, check_real, store_python_numbers
 
+from ..._numba.outline import one_signature
 from ..layout import F_CBR
 from . import codel as CD  # modules (late bound): kernel.link calls this folder's dispatch
 from . import queue as QU
@@ -145,6 +146,7 @@ def _pop_list(S, i, new):
             r.old_tail = -1
 
 
+@one_signature
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _append(S, i, f, new):
     """Append queue ``f`` to the tail of link row ``i``'s new (``new``) or old list and set its status."""

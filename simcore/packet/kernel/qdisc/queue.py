@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..._numba.outline import outline
+from ..._numba.outline import one_signature, outline
 from .. import link as K  # a module (late bound): kernel.link calls this folder's dispatch
 from ..lane import lane_push, push
 from ..layout import EV_ARRIVE, EV_DEQUEUE, F_CBR, F_CE, F_DOOMED, F_ECT
@@ -108,6 +108,7 @@ def aqm_drop(S, lnk, p, t):
     K.drop_queue(S, lnk, p, t, S.st[0].trace == 1)
 
 
+@one_signature
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def drop_queued(S, lnk, p, t, by_rule, free_slot):
     """Drop packet ``p``, just removed from a queue of link ``lnk`` (that is not on the wire), at ``t``: by the
@@ -153,6 +154,7 @@ def queued(S, lnk, p, t, size):
     K.queue_sample(S, lnk, t, S.st[0].trace == 1)
 
 
+@one_signature
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def start_next(S, lnk, t, arriving):
     """The transmitter of link ``lnk`` is free at ``t``: take the packet its discipline sends next (its drops at

@@ -34,6 +34,7 @@ import math
 
 from numba import njit
 
+from ..._numba.outline import one_signature
 from .states import CA_CWR, CA_IDLE, CA_LOSS
 
 NAME = "cubic"
@@ -106,6 +107,7 @@ def ssthresh(S, h, flight, t):
     return max(flight * BETA, 2.0 * S.conn[h >> 1].mss)
 
 
+@one_signature
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def congestion(S, h, kind, t):
     """A new congestion event, before the window is reduced: W_max with fast convergence (sec. 4.7), cwnd_prior,
