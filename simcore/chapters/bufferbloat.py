@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -248,15 +249,37 @@ def _timeline_run(s: TimelineSetting, queue: str) -> tuple[np.ndarray, float, fl
     return mean, p50, p95, float(r.goodput_bps[:, 0].sum()), int(r.link_drops_queue[db.bottleneck_link])
 
 
+STORED_DEFAULT = Path(__file__).with_name("bufferbloat_default.npz")
+"""``timeline(TimelineSetting())`` as computed, kept so that a chapter's Run All does not wait ~0.3 s for the
+primer's panel's first frame (``tests/chapters/test_bufferbloat.py`` checks it is bit-identical to a fresh run;
+``write_stored_default()`` writes it again after a change of the packet kernels moves it)."""
+_STORED_FIELDS = ("time_s", "delay_s", "median_s", "p95_s", "goodput_bps", "drops")
+
+
 @functools.lru_cache(maxsize=32)
 def timeline(setting: TimelineSetting | None = None) -> Timeline:
-    """Run ``setting`` (default ``TimelineSetting()``: CUBIC, 1,000 packets) over drop-tail and over CoDel."""
+    """Run ``setting`` (default ``TimelineSetting()``: CUBIC, 1,000 packets) over drop-tail and over CoDel.
+    The default setting's result is read from ``STORED_DEFAULT`` (the same numbers, computed beforehand)."""
     s = setting or TimelineSetting()
+    if s == TimelineSetting() and STORED_DEFAULT.exists():
+        with np.load(STORED_DEFAULT, allow_pickle=False) as z:
+            return Timeline(s, *(z[f] for f in _STORED_FIELDS))
+    return compute_timeline(s)
+
+
+def compute_timeline(s: TimelineSetting) -> Timeline:
+    """``timeline(s)``, always simulated."""
     runs = [_timeline_run(s, q) for q in TIMELINE_QUEUES]
     n_bins = runs[0][0].size
     return Timeline(s, (np.arange(n_bins) + 0.5) * BIN_S, np.array([r[0] for r in runs]),
                     np.array([r[1] for r in runs]), np.array([r[2] for r in runs]), np.array([r[3] for r in runs]),
                     np.array([r[4] for r in runs]))
+
+
+def write_stored_default(path: Path = STORED_DEFAULT) -> None:
+    """Simulate the default timeline and store it in ``path`` (``STORED_DEFAULT``)."""
+    tl = compute_timeline(TimelineSetting())
+    np.savez(path, **{f: getattr(tl, f) for f in _STORED_FIELDS})
 
 
 def cubic_median_wait_s(setting: TimelineSetting) -> float:

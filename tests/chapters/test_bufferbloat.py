@@ -116,3 +116,19 @@ def test_the_two_curves_differ_in_hue_and_under_colour_blindness():
     for vision in colour_vision.VISIONS:  # Machado et al. 2009, full severity; CIE76 distance in CIELAB
         assert colour_vision.distance(a, b, vision) >= 20, (a, b, vision)
     assert colour_vision.hue_gap_deg(a, b) >= 35  # different hue families
+
+
+def test_the_stored_default_timeline_is_a_fresh_run_bit_for_bit():
+    """The primer's bufferbloat panel draws its first frame from the stored default; it must be exactly what the
+    packet kernels compute now (after a kernel change that moves it: ``bufferbloat.write_stored_default()``)."""
+    from simcore.chapters import bufferbloat as B
+
+    stored = B.timeline(B.TimelineSetting())
+    fresh = B.compute_timeline(B.TimelineSetting())
+    assert B.STORED_DEFAULT.exists()
+    for f in B._STORED_FIELDS:
+        a, b = getattr(stored, f), getattr(fresh, f)
+        assert a.dtype == b.dtype and a.shape == b.shape, f
+        assert np.array_equal(a, b, equal_nan=True), (
+            f"{f} moved: run bufferbloat.write_stored_default() if a kernel change was meant to move it")
+    assert stored.setting == fresh.setting == B.TimelineSetting()
