@@ -79,7 +79,9 @@ def _warm_delay() -> None:
 # With congestion control behind its seam, CUBIC, BBR (pacing, delivery-rate samples) and the AQM disciplines
 # (2026-11-28, e72d1a6, machine idle): 69.0 s wall / 69.0 s CPU, beside 35.6 s for 52919cf on the same run; the
 # notice said 30 s while a student waited 70.
-PACKET_COMPILE_S = 70
+# With _numba.lazylink (2026-11-29, 882b64b): 36-40 s wall on this machine at its usual speed, 53-60 s in its slow
+# spells (the same runs took 83-104 s before it); the notice says 45 s.
+PACKET_COMPILE_S = 45
 
 
 def packet_kernels_cached() -> bool:
