@@ -33,8 +33,9 @@ import numpy as np
 
 from simcore._validate import check_real
 from simcore.packet import Message, PacketResult, Scenario, build_cache, simulate
+from simcore.packet.batch import simulate_many
 
-__all__ = ["Wait", "simulate_with_waits", "EPS_S"]
+__all__ = ["Wait", "simulate_with_waits", "simulate_many_with_waits", "EPS_S"]
 
 # A message released by an event is written EPS_S after it, so that at the same instant the host first
 # handles the event (e.g. the SYN-ACK that completes connect()) and only then the application writes, as
@@ -72,35 +73,49 @@ def _with_messages(sc: Scenario, msgs: tuple) -> Scenario:
     return out
 
 
-def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes: int = 10_000,
-                        first: PacketResult | None = None) -> tuple[PacketResult, Scenario, int]:
-    """Return (result, the scenario with the start times that satisfy ``waits``, number of passes). ``first``:
-    the first pass's result if it was run already (``simulate(sc, seed)``, e.g. in a ``simulate_many`` batch)."""
-    msgs = list(sc.messages)
-    never = sc.duration_s * 2.0 + 1.0
-    if waits:  # the waits as arrays, grouped by the message that waits (each pass is then a few numpy operations)
+class _FixedPoint:
+    """One run's fixed point (see the module's doc), a pass at a time: ``sc`` is the scenario to simulate next,
+    ``step(result)`` takes that pass's result and returns True once it is consistent (``sc`` is then the settled
+    scenario, ``result`` its run and ``passes`` their number)."""
+
+    def __init__(self, sc: Scenario, waits: tuple[Wait, ...], max_passes: int):
+        self.sc = sc
+        self.waits = waits
+        self.max_passes = max_passes
+        self.passes = 0
+        self.result = None
+        if not waits:
+            return
+        self.msgs = list(sc.messages)
+        self.never = sc.duration_s * 2.0 + 1.0
+        # the waits as arrays, grouped by the message that waits (each pass is then a few numpy operations)
         order = sorted(range(len(waits)), key=lambda i: waits[i].msg)
         ws = [waits[i] for i in order]
-        waited = np.array(sorted({w.msg for w in ws}), np.int64)
-        group = np.flatnonzero(np.r_[True, np.diff([w.msg for w in ws]) != 0])  # first wait of each message
-        is_done = np.array([w.kind == "done" for w in ws])
-        ref = np.array([w.ref for w in ws], np.int64)
-        delay = np.array([w.delay_s for w in ws], np.float64)
-        lag = np.where(is_done, 0.0, EPS_S)  # a 'done' event may coincide with the write; a connect() may not
-        base = np.array([m.start_time_s for m in msgs], np.float64)[waited]
-        start = base.copy()  # the waiting messages' start times now
-    for n in range(1, max_passes + 1):
-        res = first if n == 1 and first is not None else simulate(sc, seed=seed)
-        if not waits:
-            return res, sc, n
-        t = np.empty(len(ws))
-        t[is_done] = res.message_done_s[ref[is_done]]
-        t[~is_done] = res.established_s[ref[~is_done]]
-        t += delay
-        t[np.isnan(t)] = never
+        self.n_waits = len(ws)
+        self.waited = np.array(sorted({w.msg for w in ws}), np.int64)
+        self.group = np.flatnonzero(np.r_[True, np.diff([w.msg for w in ws]) != 0])  # first wait of each message
+        is_done = self.is_done = np.array([w.kind == "done" for w in ws])
+        self.done_ref = np.array([w.ref for w in ws], np.int64)[is_done]
+        self.est_ref = np.array([w.ref for w in ws], np.int64)[~is_done]
+        self.delay = np.array([w.delay_s for w in ws], np.float64)
+        self.lag = np.where(is_done, 0.0, EPS_S)  # a 'done' event may coincide with the write; a connect() may not
+        self.base = np.array([m.start_time_s for m in self.msgs], np.float64)[self.waited]
+        self.start = self.base.copy()  # the waiting messages' start times now
+
+    def step(self, res: PacketResult) -> bool:
+        self.passes += 1
+        self.result = res
+        if not self.waits:
+            return True
+        is_done, group, base, start = self.is_done, self.group, self.base, self.start
+        t = np.empty(self.n_waits)
+        t[is_done] = res.message_done_s[self.done_ref]
+        t[~is_done] = res.established_s[self.est_ref]
+        t += self.delay
+        t[np.isnan(t)] = self.never
         desired = np.maximum(base, np.maximum.reduceat(t + EPS_S, group))
-        floor = np.maximum(base, np.maximum.reduceat(t + lag, group))  # the earliest write that is consistent
-        wr = res.message_write_s[waited]
+        floor = np.maximum(base, np.maximum.reduceat(t + self.lag, group))  # the earliest write that is consistent
+        wr = res.message_write_s[self.waited]
         unwritten = np.isnan(wr)
         # not written because what it follows never completed: nothing to move; pushed past the end on an earlier
         # pass: held back, maybe no longer
@@ -110,12 +125,41 @@ def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes:
         late = live & ~early & (wr > desired + EPS_S / 2) & (start > base) & (wr == start)  # held back too long
         fix = early | late
         if not fix.any():
-            return res, sc, n
+            return True
+        if self.passes >= self.max_passes:
+            raise RuntimeError(f"simulate_with_waits: no fixed point after {self.max_passes} passes")
         when = np.where(early, wr, desired)
         first = when[fix].min()
+        msgs = self.msgs
         for i in np.flatnonzero(fix & (when <= first + EPS_S / 2)):  # the earliest departure, and any other at that
-            j = int(waited[i])  # same instant (e.g. pipelined SIZEs)
+            j = int(self.waited[i])  # same instant (e.g. pipelined SIZEs)
             msgs[j] = _moved(msgs[j], float(desired[i]))
             start[i] = msgs[j].start_time_s
-        sc = _with_messages(sc, tuple(msgs))
-    raise RuntimeError(f"simulate_with_waits: no fixed point after {max_passes} passes")
+        self.sc = _with_messages(self.sc, tuple(msgs))
+        return False
+
+
+def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes: int = 10_000,
+                        first: PacketResult | None = None) -> tuple[PacketResult, Scenario, int]:
+    """Return (result, the scenario with the start times that satisfy ``waits``, number of passes). ``first``:
+    the first pass's result if it was run already (``simulate(sc, seed)``, e.g. in a ``simulate_many`` batch)."""
+    fp = _FixedPoint(sc, waits, max_passes)
+    res = first if first is not None else simulate(sc, seed=seed)
+    while not fp.step(res):
+        res = simulate(fp.sc, seed=seed)
+    return fp.result, fp.sc, fp.passes
+
+
+def simulate_many_with_waits(sc: Scenario, waits: tuple[Wait, ...], seeds: list, max_passes: int = 10_000,
+                             firsts: list | None = None) -> list[tuple[PacketResult, Scenario, int]]:
+    """Return ``[simulate_with_waits(sc, waits, s) for s in seeds]``, the same runs bit for bit, each pass of every
+    run not yet settled run together (``simcore.packet.simulate_many``: one call of the event loop per pass, the
+    runs' scenarios all made from ``sc``'s kept state). ``firsts``: the first passes' results, if run already."""
+    fps = [_FixedPoint(sc, waits, max_passes) for _ in seeds]
+    results = firsts if firsts is not None else simulate_many(sc, list(seeds))
+    todo = list(range(len(seeds)))
+    while todo:
+        todo = [k for k, res in zip(todo, results, strict=True) if not fps[k].step(res)]
+        if todo:
+            results = simulate_many([fps[k].sc for k in todo], [seeds[k] for k in todo])
+    return [(fp.result, fp.sc, fp.passes) for fp in fps]
