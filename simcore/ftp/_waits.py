@@ -35,6 +35,8 @@ from simcore._validate import check_real
 from simcore.packet import Message, PacketResult, Scenario, build_cache, simulate
 from simcore.packet.batch import simulate_many
 
+from ._waits_kernel import departures
+
 __all__ = ["Wait", "simulate_with_waits", "simulate_many_with_waits", "EPS_S"]
 
 # A message released by an event is written EPS_S after it, so that at the same instant the host first
@@ -78,7 +80,7 @@ class _FixedPoint:
     ``step(result)`` takes that pass's result and returns True once it is consistent (``sc`` is then the settled
     scenario, ``result`` its run and ``passes`` their number)."""
 
-    def __init__(self, sc: Scenario, waits: tuple[Wait, ...], max_passes: int):
+    def __init__(self, sc: Scenario, waits: tuple[Wait, ...], max_passes: int, like: _FixedPoint | None = None):
         self.sc = sc
         self.waits = waits
         self.max_passes = max_passes
@@ -87,16 +89,19 @@ class _FixedPoint:
         if not waits:
             return
         self.msgs = list(sc.messages)
+        if like is not None:  # another run's of the same scenario and waits: the same arrays (never written)
+            self.never, self.waited, self.group, self.is_done = like.never, like.waited, like.group, like.is_done
+            self.ref, self.delay, self.lag, self.base = like.ref, like.delay, like.lag, like.base
+            self.start = self.base.copy()
+            return
         self.never = sc.duration_s * 2.0 + 1.0
-        # the waits as arrays, grouped by the message that waits (each pass is then a few numpy operations)
+        # the waits as arrays, grouped by the message that waits (a pass is then one call of ``departures``)
         order = sorted(range(len(waits)), key=lambda i: waits[i].msg)
         ws = [waits[i] for i in order]
-        self.n_waits = len(ws)
         self.waited = np.array(sorted({w.msg for w in ws}), np.int64)
         self.group = np.flatnonzero(np.r_[True, np.diff([w.msg for w in ws]) != 0])  # first wait of each message
         is_done = self.is_done = np.array([w.kind == "done" for w in ws])
-        self.done_ref = np.array([w.ref for w in ws], np.int64)[is_done]
-        self.est_ref = np.array([w.ref for w in ws], np.int64)[~is_done]
+        self.ref = np.array([w.ref for w in ws], np.int64)
         self.delay = np.array([w.delay_s for w in ws], np.float64)
         self.lag = np.where(is_done, 0.0, EPS_S)  # a 'done' event may coincide with the write; a connect() may not
         self.base = np.array([m.start_time_s for m in self.msgs], np.float64)[self.waited]
@@ -107,33 +112,17 @@ class _FixedPoint:
         self.result = res
         if not self.waits:
             return True
-        is_done, group, base, start = self.is_done, self.group, self.base, self.start
-        t = np.empty(self.n_waits)
-        t[is_done] = res.message_done_s[self.done_ref]
-        t[~is_done] = res.established_s[self.est_ref]
-        t += self.delay
-        t[np.isnan(t)] = self.never
-        desired = np.maximum(base, np.maximum.reduceat(t + EPS_S, group))
-        floor = np.maximum(base, np.maximum.reduceat(t + self.lag, group))  # the earliest write that is consistent
-        wr = res.message_write_s[self.waited]
-        unwritten = np.isnan(wr)
-        # not written because what it follows never completed: nothing to move; pushed past the end on an earlier
-        # pass: held back, maybe no longer
-        wr = np.where(unwritten, start, wr)
-        live = ~unwritten | (start > base)
-        early = live & (wr < floor - EPS_S / 2)  # written before what it waits for (or, for a connect(), at it)
-        late = live & ~early & (wr > desired + EPS_S / 2) & (start > base) & (wr == start)  # held back too long
-        fix = early | late
-        if not fix.any():
+        # (``_waits_kernel.departures``: the comparisons of the module's doc, step 2, wait by wait)
+        move, new = departures(res.message_done_s, res.established_s, res.message_write_s, self.ref, self.is_done,
+                               self.delay, self.lag, self.group, self.base, self.start, self.waited, self.never, EPS_S)
+        if not move.size:
             return True
         if self.passes >= self.max_passes:
             raise RuntimeError(f"simulate_with_waits: no fixed point after {self.max_passes} passes")
-        when = np.where(early, wr, desired)
-        first = when[fix].min()
-        msgs = self.msgs
-        for i in np.flatnonzero(fix & (when <= first + EPS_S / 2)):  # the earliest departure, and any other at that
+        msgs, start = self.msgs, self.start
+        for i, when in zip(move.tolist(), new.tolist(), strict=True):  # the earliest departure, and any other at that
             j = int(self.waited[i])  # same instant (e.g. pipelined SIZEs)
-            msgs[j] = _moved(msgs[j], float(desired[i]))
+            msgs[j] = _moved(msgs[j], when)
             start[i] = msgs[j].start_time_s
         self.sc = _with_messages(self.sc, tuple(msgs))
         return False
@@ -155,7 +144,8 @@ def simulate_many_with_waits(sc: Scenario, waits: tuple[Wait, ...], seeds: list,
     """Return ``[simulate_with_waits(sc, waits, s) for s in seeds]``, the same runs bit for bit, each pass of every
     run not yet settled run together (``simcore.packet.simulate_many``: one call of the event loop per pass, the
     runs' scenarios all made from ``sc``'s kept state). ``firsts``: the first passes' results, if run already."""
-    fps = [_FixedPoint(sc, waits, max_passes) for _ in seeds]
+    fps = [_FixedPoint(sc, waits, max_passes)] if seeds else []
+    fps += [_FixedPoint(sc, waits, max_passes, fps[0]) for _ in seeds[1:]]
     results = firsts if firsts is not None else simulate_many(sc, list(seeds))
     todo = list(range(len(seeds)))
     while todo:
