@@ -44,6 +44,7 @@ __all__ = ["Wait", "simulate_with_waits", "simulate_many_with_waits", "EPS_S"]
 # on a real host. A nanosecond is far below any packet time here, and far above rounding (a delay
 # estimate can differ from the kernel's own sum of the same terms in the last bit).
 EPS_S = 1e-9
+_NONE = np.zeros(0)  # (no connection's establishment read)
 
 
 @dataclass(frozen=True)
@@ -65,13 +66,13 @@ def _moved(m: Message, start_time_s: float) -> Message:
     return out
 
 
-def _with_messages(sc: Scenario, msgs: tuple) -> Scenario:
+def _with_messages(sc: Scenario, msgs: tuple, starts: np.ndarray | None = None) -> Scenario:
     """Return ``sc`` with ``msgs``, skipping ``Scenario``'s validation: only start times changed, and
     each changed ``Message`` was validated by ``replace``. (Re-validating the whole scenario on every
     pass cost a quarter of a small session's time.)"""
     out = copy.copy(sc)
     object.__setattr__(out, "messages", msgs)
-    build_cache.derive(out, sc)  # only start times changed: its kernel state is made from sc's, not built anew
+    build_cache.derive(out, sc, starts)  # only start times changed: its kernel state is made from sc's, not built anew
     return out
 
 
@@ -92,6 +93,7 @@ class _FixedPoint:
         if like is not None:  # another run's of the same scenario and waits: the same arrays (never written)
             self.never, self.waited, self.group, self.is_done = like.never, like.waited, like.group, like.is_done
             self.ref, self.delay, self.lag, self.base = like.ref, like.delay, like.lag, like.base
+            self.by_conn, self.starts = like.by_conn, like.starts
             self.start = self.base.copy()
             return
         self.never = sc.duration_s * 2.0 + 1.0
@@ -104,7 +106,9 @@ class _FixedPoint:
         self.ref = np.array([w.ref for w in ws], np.int64)
         self.delay = np.array([w.delay_s for w in ws], np.float64)
         self.lag = np.where(is_done, 0.0, EPS_S)  # a 'done' event may coincide with the write; a connect() may not
-        self.base = np.array([m.start_time_s for m in self.msgs], np.float64)[self.waited]
+        self.by_conn = not is_done.all()  # some wait on a connection's establishment
+        self.starts = np.array([m.start_time_s for m in self.msgs], np.float64)  # every message's, now
+        self.base = self.starts[self.waited]
         self.start = self.base.copy()  # the waiting messages' start times now
 
     def step(self, res: PacketResult) -> bool:
@@ -113,18 +117,20 @@ class _FixedPoint:
         if not self.waits:
             return True
         # (``_waits_kernel.departures``: the comparisons of the module's doc, step 2, wait by wait)
-        move, new = departures(res.message_done_s, res.established_s, res.message_write_s, self.ref, self.is_done,
-                               self.delay, self.lag, self.group, self.base, self.start, self.waited, self.never, EPS_S)
+        est = res.established_s if self.by_conn else _NONE
+        move, new = departures(res.message_done_s, est, res.message_write_s, self.ref, self.is_done, self.delay,
+                               self.lag, self.group, self.base, self.start, self.waited, self.never, EPS_S)
         if not move.size:
             return True
         if self.passes >= self.max_passes:
             raise RuntimeError(f"simulate_with_waits: no fixed point after {self.max_passes} passes")
         msgs, start = self.msgs, self.start
+        starts = self.starts = self.starts.copy()  # (the last scenario's are its own)
         for i, when in zip(move.tolist(), new.tolist(), strict=True):  # the earliest departure, and any other at that
             j = int(self.waited[i])  # same instant (e.g. pipelined SIZEs)
             msgs[j] = _moved(msgs[j], when)
-            start[i] = msgs[j].start_time_s
-        self.sc = _with_messages(self.sc, tuple(msgs))
+            start[i] = starts[j] = msgs[j].start_time_s
+        self.sc = _with_messages(self.sc, tuple(msgs), starts)
         return False
 
 

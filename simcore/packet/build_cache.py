@@ -311,7 +311,8 @@ def _copy(a: np.ndarray) -> np.ndarray:
 
 # (id(scenario), trace) -> _Template
 _cache: OrderedDict = OrderedDict()
-# id(derived scenario) -> (weak reference to it, weak reference to its root: the scenario it was derived from)
+# id(derived scenario) -> (weak reference to it, weak reference to its root: the scenario it was derived from, its
+# message start times or None)
 _roots: dict = {}
 
 
@@ -411,7 +412,9 @@ def _starts_and_known(sc, tpl: _Template) -> tuple:
     (``tpl``'s) with the times of the messages written at a time replaced."""
     from .simulate import _at_least_one, _known_events
 
-    starts = np.array([m.start_time_s for m in sc.messages], np.float64)
+    hit = _roots.get(id(sc))
+    starts = hit[2] if hit is not None and hit[0]() is sc and hit[2] is not None else \
+        np.array([m.start_time_s for m in sc.messages], np.float64)
     t, kind, arg, at, wm = tpl.first_events()
     t = t.copy()
     t[at] = starts[wm]
@@ -471,13 +474,14 @@ def give_back(tpl: _Template, S: L.State) -> L.State:
     return L.State._make(out)
 
 
-def derive(child, parent) -> None:
+def derive(child, parent, starts: np.ndarray | None = None) -> None:
     """Record that ``child`` is ``parent`` (or a scenario derived from it) with only message start times changed,
-    so that its state is made from the template of the scenario they both come from."""
+    so that its state is made from the template of the scenario they both come from. ``starts``: ``child``'s
+    message start times as an array, if the caller has them (else they are read from its messages when needed)."""
     hit = _roots.get(id(parent))
     root_ref = hit[1] if hit is not None and hit[0]() is parent else weakref.ref(parent)
     key = id(child)
-    _roots[key] = (weakref.ref(child, lambda _r, k=key: _roots.pop(k, None)), root_ref)
+    _roots[key] = (weakref.ref(child, lambda _r, k=key: _roots.pop(k, None)), root_ref, starts)
 
 
 def clear() -> None:
