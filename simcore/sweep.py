@@ -245,8 +245,8 @@ def run_sweep(
     on a few workers the long runs no longer come last and leave one worker idle at the end); without it
     they go in grid order. Rows come back in grid order whatever the executor; a failing call raises
     ``SweepError``. If ``func`` has an attribute ``seeds_at_once``, a function that returns the outputs of
-    ``func(**params, seed=s)`` for each ``s`` of ``seeds=[...]`` in one call (``simcore.ftp.transfer``'s runs its
-    sessions' first passes back to back in the packet kernel), a chunk's calls at one grid point go through it.
+    ``func(**params, seed=s)`` for each ``s`` of ``seeds=[...]`` in one call (``simcore.ftp.transfer``'s runs each
+    pass of its sessions back to back in the packet kernel), a chunk's calls at one grid point go through it.
     """
     if not callable(func):
         raise ValueError(f"func={func!r} is not allowed: must be callable as func(**params, seed=seed)")

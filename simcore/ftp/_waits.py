@@ -33,14 +33,18 @@ import numpy as np
 
 from simcore._validate import check_real
 from simcore.packet import Message, PacketResult, Scenario, build_cache, simulate
+from simcore.packet.batch import simulate_many
 
-__all__ = ["Wait", "simulate_with_waits", "EPS_S"]
+from ._waits_kernel import departures
+
+__all__ = ["Wait", "simulate_with_waits", "simulate_many_with_waits", "EPS_S"]
 
 # A message released by an event is written EPS_S after it, so that at the same instant the host first
 # handles the event (e.g. the SYN-ACK that completes connect()) and only then the application writes, as
 # on a real host. A nanosecond is far below any packet time here, and far above rounding (a delay
 # estimate can differ from the kernel's own sum of the same terms in the last bit).
 EPS_S = 1e-9
+_NONE = np.zeros(0)  # (no connection's establishment read)
 
 
 @dataclass(frozen=True)
@@ -62,60 +66,96 @@ def _moved(m: Message, start_time_s: float) -> Message:
     return out
 
 
-def _with_messages(sc: Scenario, msgs: tuple) -> Scenario:
+def _with_messages(sc: Scenario, msgs: tuple, starts: np.ndarray | None = None) -> Scenario:
     """Return ``sc`` with ``msgs``, skipping ``Scenario``'s validation: only start times changed, and
     each changed ``Message`` was validated by ``replace``. (Re-validating the whole scenario on every
     pass cost a quarter of a small session's time.)"""
     out = copy.copy(sc)
     object.__setattr__(out, "messages", msgs)
-    build_cache.derive(out, sc)  # only start times changed: its kernel state is made from sc's, not built anew
+    build_cache.derive(out, sc, starts)  # only start times changed: its kernel state is made from sc's, not built anew
     return out
+
+
+class _FixedPoint:
+    """One run's fixed point (see the module's doc), a pass at a time: ``sc`` is the scenario to simulate next,
+    ``step(result)`` takes that pass's result and returns True once it is consistent (``sc`` is then the settled
+    scenario, ``result`` its run and ``passes`` their number)."""
+
+    def __init__(self, sc: Scenario, waits: tuple[Wait, ...], max_passes: int, like: _FixedPoint | None = None):
+        self.sc = sc
+        self.waits = waits
+        self.max_passes = max_passes
+        self.passes = 0
+        self.result = None
+        if not waits:
+            return
+        self.msgs = list(sc.messages)
+        if like is not None:  # another run's of the same scenario and waits: the same arrays (never written)
+            self.never, self.waited, self.group, self.is_done = like.never, like.waited, like.group, like.is_done
+            self.ref, self.delay, self.lag, self.base = like.ref, like.delay, like.lag, like.base
+            self.by_conn, self.starts = like.by_conn, like.starts
+            self.start = self.base.copy()
+            return
+        self.never = sc.duration_s * 2.0 + 1.0
+        # the waits as arrays, grouped by the message that waits (a pass is then one call of ``departures``)
+        order = sorted(range(len(waits)), key=lambda i: waits[i].msg)
+        ws = [waits[i] for i in order]
+        self.waited = np.array(sorted({w.msg for w in ws}), np.int64)
+        self.group = np.flatnonzero(np.r_[True, np.diff([w.msg for w in ws]) != 0])  # first wait of each message
+        is_done = self.is_done = np.array([w.kind == "done" for w in ws])
+        self.ref = np.array([w.ref for w in ws], np.int64)
+        self.delay = np.array([w.delay_s for w in ws], np.float64)
+        self.lag = np.where(is_done, 0.0, EPS_S)  # a 'done' event may coincide with the write; a connect() may not
+        self.by_conn = not is_done.all()  # some wait on a connection's establishment
+        self.starts = np.array([m.start_time_s for m in self.msgs], np.float64)  # every message's, now
+        self.base = self.starts[self.waited]
+        self.start = self.base.copy()  # the waiting messages' start times now
+
+    def step(self, res: PacketResult) -> bool:
+        self.passes += 1
+        self.result = res
+        if not self.waits:
+            return True
+        # (``_waits_kernel.departures``: the comparisons of the module's doc, step 2, wait by wait)
+        est = res.established_s if self.by_conn else _NONE
+        move, new = departures(res.message_done_s, est, res.message_write_s, self.ref, self.is_done, self.delay,
+                               self.lag, self.group, self.base, self.start, self.waited, self.never, EPS_S)
+        if not move.size:
+            return True
+        if self.passes >= self.max_passes:
+            raise RuntimeError(f"simulate_with_waits: no fixed point after {self.max_passes} passes")
+        msgs, start = self.msgs, self.start
+        starts = self.starts = self.starts.copy()  # (the last scenario's are its own)
+        for i, when in zip(move.tolist(), new.tolist(), strict=True):  # the earliest departure, and any other at that
+            j = int(self.waited[i])  # same instant (e.g. pipelined SIZEs)
+            msgs[j] = _moved(msgs[j], when)
+            start[i] = starts[j] = msgs[j].start_time_s
+        self.sc = _with_messages(self.sc, tuple(msgs), starts)
+        return False
 
 
 def simulate_with_waits(sc: Scenario, waits: tuple[Wait, ...], seed, max_passes: int = 10_000,
                         first: PacketResult | None = None) -> tuple[PacketResult, Scenario, int]:
     """Return (result, the scenario with the start times that satisfy ``waits``, number of passes). ``first``:
     the first pass's result if it was run already (``simulate(sc, seed)``, e.g. in a ``simulate_many`` batch)."""
-    msgs = list(sc.messages)
-    never = sc.duration_s * 2.0 + 1.0
-    if waits:  # the waits as arrays, grouped by the message that waits (each pass is then a few numpy operations)
-        order = sorted(range(len(waits)), key=lambda i: waits[i].msg)
-        ws = [waits[i] for i in order]
-        waited = np.array(sorted({w.msg for w in ws}), np.int64)
-        group = np.flatnonzero(np.r_[True, np.diff([w.msg for w in ws]) != 0])  # first wait of each message
-        is_done = np.array([w.kind == "done" for w in ws])
-        ref = np.array([w.ref for w in ws], np.int64)
-        delay = np.array([w.delay_s for w in ws], np.float64)
-        lag = np.where(is_done, 0.0, EPS_S)  # a 'done' event may coincide with the write; a connect() may not
-        base = np.array([m.start_time_s for m in msgs], np.float64)[waited]
-        start = base.copy()  # the waiting messages' start times now
-    for n in range(1, max_passes + 1):
-        res = first if n == 1 and first is not None else simulate(sc, seed=seed)
-        if not waits:
-            return res, sc, n
-        t = np.empty(len(ws))
-        t[is_done] = res.message_done_s[ref[is_done]]
-        t[~is_done] = res.established_s[ref[~is_done]]
-        t += delay
-        t[np.isnan(t)] = never
-        desired = np.maximum(base, np.maximum.reduceat(t + EPS_S, group))
-        floor = np.maximum(base, np.maximum.reduceat(t + lag, group))  # the earliest write that is consistent
-        wr = res.message_write_s[waited]
-        unwritten = np.isnan(wr)
-        # not written because what it follows never completed: nothing to move; pushed past the end on an earlier
-        # pass: held back, maybe no longer
-        wr = np.where(unwritten, start, wr)
-        live = ~unwritten | (start > base)
-        early = live & (wr < floor - EPS_S / 2)  # written before what it waits for (or, for a connect(), at it)
-        late = live & ~early & (wr > desired + EPS_S / 2) & (start > base) & (wr == start)  # held back too long
-        fix = early | late
-        if not fix.any():
-            return res, sc, n
-        when = np.where(early, wr, desired)
-        first = when[fix].min()
-        for i in np.flatnonzero(fix & (when <= first + EPS_S / 2)):  # the earliest departure, and any other at that
-            j = int(waited[i])  # same instant (e.g. pipelined SIZEs)
-            msgs[j] = _moved(msgs[j], float(desired[i]))
-            start[i] = msgs[j].start_time_s
-        sc = _with_messages(sc, tuple(msgs))
-    raise RuntimeError(f"simulate_with_waits: no fixed point after {max_passes} passes")
+    fp = _FixedPoint(sc, waits, max_passes)
+    res = first if first is not None else simulate(sc, seed=seed)
+    while not fp.step(res):
+        res = simulate(fp.sc, seed=seed)
+    return fp.result, fp.sc, fp.passes
+
+
+def simulate_many_with_waits(sc: Scenario, waits: tuple[Wait, ...], seeds: list, max_passes: int = 10_000,
+                             firsts: list | None = None) -> list[tuple[PacketResult, Scenario, int]]:
+    """Return ``[simulate_with_waits(sc, waits, s) for s in seeds]``, the same runs bit for bit, each pass of every
+    run not yet settled run together (``simcore.packet.simulate_many``: one call of the event loop per pass, the
+    runs' scenarios all made from ``sc``'s kept state). ``firsts``: the first passes' results, if run already."""
+    fps = [_FixedPoint(sc, waits, max_passes)] if seeds else []
+    fps += [_FixedPoint(sc, waits, max_passes, fps[0]) for _ in seeds[1:]]
+    results = firsts if firsts is not None else simulate_many(sc, list(seeds))
+    todo = list(range(len(seeds)))
+    while todo:
+        todo = [k for k, res in zip(todo, results, strict=True) if not fps[k].step(res)]
+        if todo:
+            results = simulate_many([fps[k].sc for k in todo], [seeds[k] for k in todo])
+    return [(fp.result, fp.sc, fp.passes) for fp in fps]

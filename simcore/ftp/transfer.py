@@ -8,18 +8,18 @@ from the server reaches the client for the last transfer." ``Transfer.time_s`` i
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from simcore.packet import PacketResult, simulate
-from simcore.packet.batch import simulate_many
 from simcore.rng import SeedLike
 
-from ._waits import simulate_with_waits
+from ._waits import simulate_many_with_waits, simulate_with_waits
 from .params import FtpParams
-from .sampling import Sample, sequential_sample
+from .sampling import Sample, runs_needed, sequential_sample
 from .session import SERVER, Plan, build_plan
 
 __all__ = ["Transfer", "run_transfer", "run_transfers", "run_traced", "transfer", "sample_point"]
@@ -110,19 +110,14 @@ def run_transfer(params: FtpParams, seed: SeedLike = 0) -> Transfer:
 
 
 def run_transfers(params: FtpParams, seeds) -> list[Transfer]:
-    """Return ``[run_transfer(params, s) for s in seeds]``, the same sessions bit for bit, their first passes run
-    back to back in the event loop (``simcore.packet.simulate_many``: every seed's first pass is a run of the same
-    scenario; later passes are each seed's own)."""
+    """Return ``[run_transfer(params, s) for s in seeds]``, the same sessions bit for bit, run together: each pass of
+    the wait fixed point of every session not yet settled in one call of the event loop (``simulate_many_with_waits``).
+    """
     if not isinstance(params, FtpParams):
         raise ValueError(f"params={params!r} is not allowed: must be an FtpParams")
     seeds = list(seeds)
     pl, sc, waits = _plan(params)
-    firsts = simulate_many(sc, seeds)
-    out = []
-    for s, first in zip(seeds, firsts, strict=True):
-        res, _, passes = simulate_with_waits(sc, waits, s, first=first)
-        out.append(_record(params, pl, res, passes))
-    return out
+    return [_record(params, pl, res, passes) for res, _, passes in simulate_many_with_waits(sc, waits, seeds)]
 
 
 @lru_cache(maxsize=64)
@@ -166,19 +161,29 @@ def sample_point(params: FtpParams, first_seed: int = 0) -> Sample:
     if not isinstance(params, FtpParams):
         raise ValueError(f"params={params!r} is not allowed: must be an FtpParams")
 
-    # the sessions' first passes are run in batches, back to back in the event loop (``simulate_many``), ahead of
-    # the rule: the min_runs it needs first, then as many again as it has so far (at most max_runs); each session
-    # goes on from its first pass only when the rule draws it, so the sample is the same
+    # the sessions are run in batches ahead of the rule (``run_transfers``: each pass of every session of a batch in
+    # one call of the event loop): the min_runs it needs first, then as many as the values so far say it needs (from
+    # their spread; at least one, at most as many again as it has: a session run ahead and not drawn is wasted); the
+    # rule draws them in order, so the sample is the same as one drawn a session at a time
     pl, sc, waits = _plan(params)
-    firsts: dict[int, PacketResult] = {}
+    ahead: dict[int, Transfer] = {}
+    vals: list[float] = []
 
     def draw(i):
-        if i not in firsts:
-            n = min(max(params.min_runs, i), params.max_runs - i)
-            seeds = range(first_seed + i, first_seed + i + n)
-            firsts.update(zip(range(i, i + n), simulate_many(sc, list(seeds)), strict=True))
-        res, _, passes = simulate_with_waits(sc, waits, first_seed + i, first=firsts.pop(i))
-        t = _record(params, pl, res, passes)
-        return None if t.gave_up else t.time_s
+        if i not in ahead:
+            n = params.min_runs - len(vals)
+            if n <= 0:
+                need = runs_needed(float(np.std(vals, ddof=1)), params.ci_half_width_s) \
+                    if len(vals) >= 2 and all(map(math.isfinite, vals)) else 1
+                n = min(max(need - len(vals), 1), i)
+            n = min(max(n, 1), params.max_runs - i)
+            seeds = list(range(first_seed + i, first_seed + i + n))
+            ahead.update(zip(range(i, i + n), (_record(params, pl, res, passes) for res, _, passes
+                                               in simulate_many_with_waits(sc, waits, seeds)), strict=True))
+        t = ahead.pop(i)
+        if t.gave_up:
+            return None
+        vals.append(t.time_s)
+        return t.time_s
 
     return sequential_sample(draw, params.ci_half_width_s, params.min_runs, params.max_runs)

@@ -6,7 +6,9 @@ to the event loop in batches of up to ``BATCH_RUNS``, one call each: the loop ru
 the state from the scenario's template in numba between two runs and copying each finished run's arrays out
 (``kernel.batch``), so a run costs its events and two copies of its ~30 KB block, without the Python of a
 ``simulate`` call around it (the state's arrays handed to numba, the borrowed tables, the result). Each result
-is assembled when its fields are read (``lazy_result``), from views of its run's copy. A run that overflows a
+is assembled when its fields are read (``lazy_result``), from views of its run's copy. Runs in a row of scenarios
+made from one template (a root and scenarios ``build_cache.derive``d from it: only message start times differ)
+share a batch too, each run starting from its own copy of the block. A run that overflows a
 table ends its batch; it is redone alone by ``simulate`` (which regrows the table) and the batch goes on after it.
 Traced runs, and scenarios too large to keep, are separate ``simulate`` calls.
 """
@@ -69,19 +71,21 @@ def simulate_many(scenario: Scenario | BulkScenario | Sequence[Scenario | BulkSc
         return [simulate(sc, seed=s, trace=True) for sc, s in pairs]
     out: list[PacketResult] = []
     k = 0
-    while k < len(pairs):  # runs of one scenario object in a row go together
+    while k < len(pairs):  # runs in a row of one scenario object, or of scenarios made from one template, go together
         sc = pairs[k][0]
         j = k + 1
-        while j < len(pairs) and pairs[j][0] is sc:
+        while j < len(pairs) and (pairs[j][0] is sc or build_cache.same_template(pairs[j][0], sc)):
             j += 1
-        out += _runs(sc, [s for _, s in pairs[k:j]])
+        out += _runs([p[0] for p in pairs[k:j]], [s for _, s in pairs[k:j]])
         k = j
     return out
 
 
-def _runs(sc: Scenario | BulkScenario, seeds: list) -> list[PacketResult]:
-    """The runs of ``sc`` with ``seeds``, in batches where ``sc``'s state is kept (``build_cache``)."""
+def _runs(scs: list, seeds: list) -> list[PacketResult]:
+    """The runs of ``scs[r]`` with ``seeds[r]`` (one scenario object, or scenarios made from one template), in
+    batches where their state is kept (``build_cache``)."""
     out: list[PacketResult] = []
+    sc = scs[0]
     n_links = max(len(sc.network.links), 1)
     nc, nm = _sizes(sc)[:2]
     if len(seeds) > 1 and build_cache._find(sc, False)[0] is None:  # keep its state first (it then runs as a batch)
@@ -93,10 +97,10 @@ def _runs(sc: Scenario | BulkScenario, seeds: list) -> list[PacketResult]:
     i = 0
     while i < len(seeds):
         chunk = seeds[i:i + per_call]
-        got = build_cache.borrow_batch(sc, np.stack([_link_seeds(s, n_links) for s in chunk])) \
+        got = build_cache.borrow_batch(scs[i:i + per_call], np.stack([_link_seeds(s, n_links) for s in chunk])) \
             if len(chunk) > 1 else None
         if got is None:  # one run, or a state too big to keep
-            out.append(simulate(sc, seed=seeds[i]))
+            out.append(simulate(scs[i], seed=seeds[i]))
             i += 1
             continue
         S, tpl = got
@@ -106,10 +110,10 @@ def _runs(sc: Scenario | BulkScenario, seeds: list) -> list[PacketResult]:
         build_cache.give_back(tpl, S)
         del S
         for r in range(done):
-            out.append(lazy_result(sc, _RunState(runs, r), _link_seeds(chunk[r], n_links), nc, nm))
+            out.append(lazy_result(scs[i + r], _RunState(runs, r), _link_seeds(chunk[r], n_links), nc, nm))
         i += done
         if done < len(chunk):  # that run overflowed a table (or paused for rows): alone, regrown
-            out.append(simulate(sc, seed=seeds[i]))
+            out.append(simulate(scs[i], seed=seeds[i]))
             i += 1
     return out
 

@@ -43,8 +43,8 @@ import numpy as np
 from .kernel import layout as L
 from .kernel.batch import B_CC, B_I, B_LINKS, B_N, B_NPLAN, B_PLAN, SINGLE
 
-__all__ = ["fresh_state", "borrow", "borrow_batch", "remember", "give_back", "derive", "clear", "MAX_STATE_BYTES",
-           "MAX_SCENARIOS", "SCRATCH"]
+__all__ = ["fresh_state", "borrow", "borrow_batch", "same_template", "remember", "give_back", "derive", "clear",
+           "MAX_STATE_BYTES", "MAX_SCENARIOS", "SCRATCH"]
 
 MAX_STATE_BYTES = 4 << 20  # a template's arrays, at most (small scenarios: the 10-file session's is ~0.45 MB)
 MAX_SCENARIOS = 32  # templates kept (at most MAX_STATE_BYTES * MAX_SCENARIOS = 128 MB; typically a few MB)
@@ -311,7 +311,8 @@ def _copy(a: np.ndarray) -> np.ndarray:
 
 # (id(scenario), trace) -> _Template
 _cache: OrderedDict = OrderedDict()
-# id(derived scenario) -> (weak reference to it, weak reference to its root: the scenario it was derived from)
+# id(derived scenario) -> (weak reference to it, weak reference to its root: the scenario it was derived from, its
+# message start times or None)
 _roots: dict = {}
 
 
@@ -378,8 +379,11 @@ def borrow(scenario, trace: bool, seed_vals: np.ndarray) -> tuple | None:
 
 def borrow_batch(scenario, seeds: np.ndarray) -> tuple | None:
     """``(S, template)``: the state of a batch of runs of ``scenario`` (``kernel.batch``), run ``r`` with links'
-    seeds ``seeds[r]``, from its template (or its root's); None if it has none. ``give_back`` it after the run."""
-    tpl, patch = _find(scenario, False)
+    seeds ``seeds[r]``, from its template (or its root's); None if it has none. ``give_back`` it after the run.
+    ``scenario`` may also be a list, one scenario per run, all made from one template (``same_template``: a root
+    and scenarios derived from it)."""
+    scenarios = scenario if isinstance(scenario, list) else None
+    tpl, patch = _find(scenarios[0] if scenarios else scenario, False)
     if tpl is None:
         return None
     bseed, n_cc = seeds, 0
@@ -388,24 +392,71 @@ def borrow_batch(scenario, seeds: np.ndarray) -> tuple | None:
 
         n_cc = tpl.arrays[_CONN_PAR].shape[0]
         bseed = np.concatenate([seeds, np.stack([cc_seeds(v, n_cc).view(np.uint64) for v in seeds])], axis=1)
-    return tpl.state(seeds[0], patch, (np.ascontiguousarray(bseed, np.uint64), n_cc)), tpl
+    S = tpl.state(seeds[0], patch, (np.ascontiguousarray(bseed, np.uint64), n_cc))
+    if scenarios is not None and any(sc is not scenarios[0] for sc in scenarios):
+        S = S._replace(tpl=_run_blocks(tpl, S, scenarios))
+    return S, tpl
+
+
+def same_template(a, b) -> bool:
+    """True if scenarios ``a`` and ``b`` have their states made from one kept template (one is the other, or both
+    come from one root by ``derive``): their runs can share a batch (``borrow_batch``)."""
+    if a is b:
+        return True
+    ta = _find(a, False)[0]
+    return ta is not None and ta is _find(b, False)[0]
+
+
+def _starts_and_known(sc, tpl: _Template) -> tuple:
+    """``sc``'s message start times and the events known before its run (time, kind, argument, sorted): its root's
+    (``tpl``'s) with the times of the messages written at a time replaced."""
+    from .simulate import _at_least_one, _known_events
+
+    hit = _roots.get(id(sc))
+    starts = hit[2] if hit is not None and hit[0]() is sc and hit[2] is not None else \
+        np.array([m.start_time_s for m in sc.messages], np.float64)
+    t, kind, arg, at, wm = tpl.first_events()
+    t = t.copy()
+    t[at] = starts[wm]
+    return (starts, *(_at_least_one(a) for a in _known_events(t, kind, arg)))
 
 
 def _patch_starts(sc, tpl: _Template, arrays: list) -> None:
     """Write ``sc``'s message start times, and the events known before the run, into a copy of its root's state
-    (``tpl``'s): the known events are the root's with the times of the messages written at a time replaced."""
-    from .simulate import _at_least_one, _known_events
-
-    starts = np.array([m.start_time_s for m in sc.messages], np.float64)
+    (``tpl``'s), in place: they are as many as the root's (only their times differ), so the state stays one block
+    (a batch can then start each run from its own copy of it: ``borrow_batch``)."""
+    starts, *known = _starts_and_known(sc, tpl)
     if starts.size:
         arrays[_MSG]["start"][:starts.size] = starts
-    t, kind, arg, at, wm = tpl.first_events()
-    t = t.copy()
-    t[at] = starts[wm]
-    kt, kk, ka = _known_events(t, kind, arg)
-    arrays[_KNOWN_T] = _at_least_one(kt)
-    arrays[_KNOWN_K] = _at_least_one(kk)
-    arrays[_KNOWN_A] = _at_least_one(ka)
+    for i, a in zip((_KNOWN_T, _KNOWN_K, _KNOWN_A), known, strict=True):
+        if arrays[i].shape == a.shape:
+            arrays[i][:] = a
+        else:  # (not reached: a derived scenario has its root's messages and connections)
+            arrays[i] = a
+
+
+def _run_blocks(tpl: _Template, S: L.State, scenarios: list) -> np.ndarray:
+    """``S.tpl`` for a batch whose run ``r`` is of ``scenarios[r]`` (each ``tpl``'s root or derived from it): run
+    ``r``'s block as it starts, one after another (run 0's is ``S``'s block as it starts)."""
+    blk = S.blk
+    nw = blk.shape[0]
+    blocks = np.empty((len(scenarios), nw), np.uint64)
+    blocks[:] = blk
+    raw = blocks.reshape(-1).view(np.uint8)
+    row = nw * 8
+    msg = tpl.arrays[_MSG]
+    start_at = tpl.offset[_MSG] + msg.dtype.fields["start"][1]
+    first = scenarios[0]
+    for r in range(1, len(scenarios)):
+        sc = scenarios[r]
+        if sc is first:
+            continue
+        starts, *known = _starts_and_known(sc, tpl)
+        if starts.size:
+            np.ndarray(starts.shape, np.float64, raw, r * row + start_at, (msg.strides[0],))[:] = starts
+        for i, a in zip((_KNOWN_T, _KNOWN_K, _KNOWN_A), known, strict=True):
+            np.ndarray(a.shape, a.dtype, raw, r * row + tpl.offset[i])[:] = a
+    return blocks.reshape(-1)
 
 
 def give_back(tpl: _Template, S: L.State) -> L.State:
@@ -423,13 +474,14 @@ def give_back(tpl: _Template, S: L.State) -> L.State:
     return L.State._make(out)
 
 
-def derive(child, parent) -> None:
+def derive(child, parent, starts: np.ndarray | None = None) -> None:
     """Record that ``child`` is ``parent`` (or a scenario derived from it) with only message start times changed,
-    so that its state is made from the template of the scenario they both come from."""
+    so that its state is made from the template of the scenario they both come from. ``starts``: ``child``'s
+    message start times as an array, if the caller has them (else they are read from its messages when needed)."""
     hit = _roots.get(id(parent))
     root_ref = hit[1] if hit is not None and hit[0]() is parent else weakref.ref(parent)
     key = id(child)
-    _roots[key] = (weakref.ref(child, lambda _r, k=key: _roots.pop(k, None)), root_ref)
+    _roots[key] = (weakref.ref(child, lambda _r, k=key: _roots.pop(k, None)), root_ref, starts)
 
 
 def clear() -> None:

@@ -133,8 +133,9 @@ def test_every_session_finishes_or_is_given_up_by_a_transport(design, transport)
 
 @pytest.mark.parametrize("design,transport", [("ftp", "tcp"), ("single_pipelined", "sctp")])
 def test_sessions_run_together_are_the_sessions_run_alone(design, transport):
-    """``run_transfers`` (the sessions' first passes back to back in the packet kernel) gives each seed's
-    ``run_transfer``, field by field; so does ``sample_point`` (first passes drawn ahead in batches)."""
+    """``run_transfers`` (each pass of the sessions' fixed points back to back in the packet kernel, the sessions
+    settling after different numbers of passes) gives each seed's ``run_transfer``, field by field; so does
+    ``sample_point`` (sessions run ahead in batches)."""
     from dataclasses import fields
 
     from simcore.ftp import run_transfers, sample_point

@@ -132,3 +132,50 @@ def test_a_run_that_must_grow_a_table_ends_its_batch_and_is_redone_alone(monkeyp
     build_cache.clear()
     for s, r in zip(seeds, got, strict=True):
         assert_same(r, eager(sc, s), f"seed {s}")
+
+
+def _derived(parent, shift_s: float, every: int):
+    """``parent`` with every ``every``-th message written ``shift_s`` later (only start times changed), recorded as
+    derived from it (``build_cache.derive``, as ``simcore.ftp``'s fixed point makes one per pass)."""
+    import copy
+
+    msgs = tuple(copy.copy(m) for m in parent.messages)
+    for k in range(0, len(msgs), every):
+        object.__setattr__(msgs[k], "start_time_s", msgs[k].start_time_s + shift_s)
+    child = copy.copy(parent)
+    object.__setattr__(child, "messages", msgs)
+    build_cache.derive(child, parent)
+    return child
+
+
+@pytest.mark.parametrize("make", [_sctp, lambda: _files(0.03)], ids=["sctp-loss", "files-3%-loss"])
+def test_runs_of_scenarios_derived_from_one_root_share_a_batch(make, monkeypatch, assert_same, eager):
+    """A root and scenarios derived from it (other message start times: other known events) run in one call of the
+    event loop, each from its own starting block (``kernel.batch``), and each gives what a fresh build of it gives
+    alone; a scenario of another root ends the batch."""
+    from simcore.packet.kernel import batch as kb
+
+    build_cache.clear()
+    root = make()
+    a, b = _derived(root, 0.05, 2), _derived(root, 0.3, 3)
+    c = _derived(a, 0.01, 5)  # derived from a derived one: the same root
+    other = _files(0.01)
+    calls = []
+    real = importlib.import_module("simcore.packet.simulate").run_kernel
+
+    def counting(S):
+        real(S)
+        calls.append(int(S.bat[kb.B_N]))
+
+    monkeypatch.setattr("simcore.packet.batch.run_kernel", counting)
+    simulate_many(root, [0, 1])  # keeps root's state (a template)
+    calls.clear()
+    scs = [a, root, b, c, a, other]
+    seeds = [4, 4, 9, 2**35, 5, 4]
+    got = simulate_many(scs, seeds)
+    assert calls[0] == 5  # the five runs made from root's template went together
+    for i, (sc, s, r) in enumerate(zip(scs, seeds, got, strict=True)):
+        assert r.scenario is sc
+        assert_same(r, eager(sc, s), f"run {i}")
+    # the shifted start times are in the runs: a derived scenario's run is not its root's
+    assert not np.array_equal(got[0].message_write_s, got[1].message_write_s, equal_nan=True)

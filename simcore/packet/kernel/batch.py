@@ -4,9 +4,11 @@
 returns False and the loop returns. In a batch of ``n`` runs it copies the finished run's block (every array of
 the state but the engine's scratch tables: ``build_cache``) to ``S.bout[i]``, then makes the state the next
 run's, exactly as ``build_cache`` makes a run's state from a scenario's template: the block as the batch's first
-state was before it ran (``S.tpl``), the rows of the scratch tables a run can read before writing them as the
-template's (``S.stpl``; which rows: the plan in ``S.bat``, ``build_cache._Template.plan``), the links' seeds and
-a congestion control's streams from ``S.bseed[i + 1]``. A run that ends with a flag set (a table overflowed,
+state was before it ran (``S.tpl``; or, when ``S.tpl`` holds one block per run, run ``i``'s own: the runs of
+scenarios derived from one root, which differ only in their message start times and known events), the rows of
+the scratch tables a run can read before writing them as the template's (``S.stpl``; which rows: the plan in
+``S.bat``, ``build_cache._Template.plan``), the links' seeds and a congestion control's streams from
+``S.bseed[i + 1]``. A run that ends with a flag set (a table overflowed,
 rows to grow) ends the batch there: ``S.bat[B_I]`` says which, and the caller redoes it alone.
 """
 
@@ -76,8 +78,9 @@ def next_run(S):
     if i == n:
         return False
     tpl = S.tpl
+    at = i * nb if tpl.shape[0] > nb else 0  # one starting block per run, or one for all
     for j in range(nb):
-        blk[j] = tpl[j]
+        blk[j] = tpl[at + j]
     scr = S.scr
     stpl = S.stpl
     for r in range(bat[B_NPLAN]):
