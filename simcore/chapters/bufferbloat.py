@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +34,8 @@ from simcore.packet import LinkParams, TcpParams, bulk_scenario, dumbbell, simul
 from simcore.plotting import LivePanel, color_for
 
 __all__ = ["BufferbloatSetting", "BufferbloatResult", "sweep", "figure", "QUEUES", "QUEUE_LABELS", "TimelineSetting",
-           "Timeline", "timeline", "cubic_median_wait_s", "predictions", "make_panel"]
+           "Timeline", "timeline", "compute_timeline", "write_stored_default", "STORED_DEFAULT", "cubic_median_wait_s",
+           "predictions", "make_panel"]
 
 QUEUES = ("droptail", "codel", "fq_codel")
 QUEUE_LABELS = {"droptail": "drop-tail", "codel": "CoDel", "fq_codel": "FQ-CoDel"}
@@ -261,14 +263,34 @@ def timeline(setting: TimelineSetting | None = None) -> Timeline:
     """Run ``setting`` (default ``TimelineSetting()``: CUBIC, 1,000 packets) over drop-tail and over CoDel.
     The default setting's result is read from ``STORED_DEFAULT`` (the same numbers, computed beforehand)."""
     s = setting or TimelineSetting()
-    if s == TimelineSetting() and STORED_DEFAULT.exists():
-        with np.load(STORED_DEFAULT, allow_pickle=False) as z:
-            return Timeline(s, *(z[f] for f in _STORED_FIELDS))
+    if s == TimelineSetting():
+        stored = _read_stored(s)
+        if stored is not None:
+            return stored
     return compute_timeline(s)
 
 
+def _read_stored(s: TimelineSetting) -> Timeline | None:
+    """The stored default timeline, or None when the file is missing or not what ``write_stored_default`` writes
+    (fields, shapes, dtypes): the caller then simulates it."""
+    n_bins = int(math.ceil(s.duration_s / BIN_S))
+    shapes = {"time_s": (n_bins,), "delay_s": (len(TIMELINE_QUEUES), n_bins)}
+    try:
+        with np.load(STORED_DEFAULT, allow_pickle=False) as z:
+            arrays = [z[f] for f in _STORED_FIELDS]
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
+        return None
+    for f, a in zip(_STORED_FIELDS, arrays, strict=True):
+        want = shapes.get(f, (len(TIMELINE_QUEUES),))
+        if a.shape != want or a.dtype.kind != ("i" if f == "drops" else "f"):
+            return None
+    return Timeline(s, *arrays)
+
+
 def compute_timeline(s: TimelineSetting) -> Timeline:
-    """``timeline(s)``, always simulated."""
+    """Return ``timeline(s)`` simulated (never read from ``STORED_DEFAULT``); times in seconds, goodput in bit/s."""
+    if not isinstance(s, TimelineSetting):
+        raise ValueError(f"s={s!r} is not allowed: must be a TimelineSetting")
     runs = [_timeline_run(s, q) for q in TIMELINE_QUEUES]
     n_bins = runs[0][0].size
     return Timeline(s, (np.arange(n_bins) + 0.5) * BIN_S, np.array([r[0] for r in runs]),
@@ -277,7 +299,8 @@ def compute_timeline(s: TimelineSetting) -> Timeline:
 
 
 def write_stored_default(path: Path = STORED_DEFAULT) -> None:
-    """Simulate the default timeline and store it in ``path`` (``STORED_DEFAULT``)."""
+    """Simulate the default timeline and write it to ``path`` (an ``.npz`` file; default ``STORED_DEFAULT``);
+    returns None."""
     tl = compute_timeline(TimelineSetting())
     np.savez(path, **{f: getattr(tl, f) for f in _STORED_FIELDS})
 

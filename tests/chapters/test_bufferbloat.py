@@ -132,3 +132,33 @@ def test_the_stored_default_timeline_is_a_fresh_run_bit_for_bit():
         assert np.array_equal(a, b, equal_nan=True), (
             f"{f} moved: run bufferbloat.write_stored_default() if a kernel change was meant to move it")
     assert stored.setting == fresh.setting == B.TimelineSetting()
+
+
+@pytest.mark.parametrize("content", [b"", b"not a zip file", "wrong fields", "wrong shape"])
+def test_a_damaged_stored_default_is_simulated_instead(tmp_path, monkeypatch, content):
+    """A missing, truncated or foreign stored file must not give the panel wrong numbers: the run is simulated."""
+    from simcore.chapters import bufferbloat as B
+
+    bad = tmp_path / "default.npz"
+    if content == "wrong fields":
+        np.savez(bad, time_s=np.zeros(3))
+    elif content == "wrong shape":
+        np.savez(bad, **{f: np.zeros(5) for f in B._STORED_FIELDS})
+    else:
+        bad.write_bytes(content)
+    monkeypatch.setattr(B, "STORED_DEFAULT", bad)
+    B.timeline.cache_clear()
+    try:
+        got = B.timeline(B.TimelineSetting())
+        fresh = B.compute_timeline(B.TimelineSetting())
+        assert np.array_equal(got.delay_s, fresh.delay_s, equal_nan=True)
+        assert np.array_equal(got.median_s, fresh.median_s)
+    finally:
+        B.timeline.cache_clear()
+
+
+def test_compute_timeline_names_a_wrong_setting():
+    from simcore.chapters import bufferbloat as B
+
+    with pytest.raises(ValueError, match="s=.*TimelineSetting"):
+        B.compute_timeline({"buffer_packets": 100})
