@@ -152,8 +152,6 @@ class PredictionView:
         extra = getattr(self, "_choices_html", "")
         rounds = f" <span style='color:#777'>(setting {p.round + 1} of {len(p.settings)})</span>" \
             if len(p.settings) > 1 else ""
-        self.heading.value = (f"<b>{html.escape(p.title)}.</b>{rounds} "
-                              f"{to_html(p.question_text(), inline=True)}{extra}")
         done = p.committed
         self.entry.disabled = done
         self.button.disabled = done
@@ -172,6 +170,10 @@ class PredictionView:
                 self.another.remove_class("simcore-hidden")
             else:
                 self.another.add_class("simcore-hidden")
+        # the heading last: each widget's update reaches the page as its own message, so a reader who sees the
+        # new round's heading also sees its controls already reset
+        self.heading.value = (f"<b>{html.escape(p.title)}.</b>{rounds} "
+                              f"{to_html(p.question_text(), inline=True)}{extra}")
 
     def _error(self, message: str) -> None:
         self.feedback.value = f"<span style='color:#b00020'>{html.escape(message)}</span>"

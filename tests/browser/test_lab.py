@@ -135,6 +135,9 @@ def _check_try_another(page, notebook):
     w.locator("button.simcore-another").click()
     w.locator(".widget-htmlmath", has_text="(setting 2 of").first.wait_for(timeout=90_000)
     commit = w.locator("button.simcore-commit")
+    deadline = time.monotonic() + 10  # the button's own update is a separate message from the heading's
+    while (commit.inner_text() != "Commit prediction" or commit.is_disabled()) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
     assert commit.inner_text() == "Commit prediction" and not commit.is_disabled(), (
         f"{notebook}: after 'Try another setting' the commit button reads {commit.inner_text()!r}")
 
