@@ -17,11 +17,13 @@ seeds: the same arrays, bit for bit, as a new build would give (``tests/packet/t
   that size is mapped and faulted in page by page on every run. They are never read once the run is over, so
   each template keeps a few sets of them and a run borrows one and gives it back (``give_back``), which also
   removes them from the finished state (a later read of one fails loudly instead of seeing another run's
-  values). A borrowed set gets back, as bytes of the template's, every row a run can read before writing it: the
-  packet slots and free list below the last run's high-water mark (``st.pkt_hw``: slots above it were never
-  taken, ``kernel.link.alloc``), the heap's entries below the template's count (the engine reads no other: a
-  fresh build leaves them uninitialised, ``simcore.engine.heap_new``), no lane entry (a lane's ring is read
-  only where the run pushed, ``kernel.lane``), and all of the others.
+  values). A borrowed set gets back, as bytes of the template's, every row a run can read before writing it that
+  the last run may have written: the packet slots and free list below its high-water mark (``st.pkt_hw``: slots
+  above it were never taken, ``kernel.link.alloc``), the scoreboard and out-of-order rows below theirs
+  (``st.seg_hw``, ``st.ooo_hw``: ``kernel.link.take_row``; the 10-file session takes 2 of its 20), the heap's
+  entries below the template's count (the engine reads no other: a fresh build leaves them uninitialised,
+  ``simcore.engine.heap_new``), no lane entry (a lane's ring is read only where the run pushed, ``kernel.lane``),
+  and all of the others.
 - **Blocks.** The other arrays of a state are views of one block, copied from the template's in one go. Making
   the ~40 views cost more than the copy, so a template keeps up to ``BLOCKS`` copies with their views and a run
   takes one that nothing refers to any more (by CPython's reference counts: a finished state or lazy result
@@ -41,7 +43,7 @@ from collections import OrderedDict
 import numpy as np
 
 from .kernel import layout as L
-from .kernel.batch import B_CC, B_I, B_LINKS, B_N, B_NPLAN, B_PLAN, SINGLE
+from .kernel.batch import B_CC, B_I, B_LINKS, B_N, B_NPLAN, B_PLAN, HW_OOO, HW_PKT, HW_SEG, SINGLE
 
 __all__ = ["fresh_state", "borrow", "borrow_batch", "same_template", "remember", "give_back", "derive", "clear",
            "MAX_STATE_BYTES", "MAX_SCENARIOS", "SCRATCH"]
@@ -97,7 +99,7 @@ class _Template:
         self.cc_seeded = bool(self.arrays[_CONN_PAR]["cc_seed"].any())
         self.pool = pool
         self.heap_cap = heap_cap
-        # (scratch tables, their bytes, st.pkt_hw of the run that used them last, their block)
+        # (scratch tables, their bytes, the high-water marks of the run that used them last, their block)
         self.spare: list[tuple[list[np.ndarray], list[np.ndarray], int, np.ndarray]] = []
         # id(first table) -> (tables, their bytes, their block): the sets made for this template
         self.sets: dict[int, tuple] = {}
@@ -124,8 +126,9 @@ class _Template:
         self.scratch_bytes = max(end, 64)
         self._stpl = None  # the template's scratch tables as one block, made for the first batch
         self.blocks: list[_Block] = []  # at most BLOCKS, most recently taken first
-        # how a borrowed scratch set is reset: (its table k, bytes per row, rows or -1 for the last run's pkt_hw,
-        # the template's bytes or None for zeros), for the tables with rows a run can read before writing them
+        # how a borrowed scratch set is reset: (its table k, bytes per row, rows or a HW_* for the last run's
+        # high-water mark, the template's bytes or None for zeros), for the tables with rows a run can read before
+        # writing them
         self.plan = []
         for k, name in enumerate(SCRATCH):
             i = _SCRATCH_IDX[k]
@@ -147,10 +150,12 @@ class _Template:
         return self._first
 
     def _rows_read(self, name: str, n: int) -> int:
-        """How many first rows of scratch table ``name`` (of ``n`` rows) a run may read before writing them:
-        -1 for the rows below the high-water mark of the run that used the table last (``st.pkt_hw``)."""
+        """How many first rows of scratch table ``name`` (of ``n`` rows) a run may read before writing them: a
+        ``HW_*`` for the rows below the high-water mark of the run that used the table last (``kernel.batch``)."""
         if name in ("pkt", "pkt_free"):  # only slots below pkt_hw were ever taken or listed (kernel.link.alloc)
-            return -1
+            return HW_PKT
+        if name in ("seg", "ooo"):  # only rows below seg_hw / ooo_hw were ever taken (kernel.link.take_row)
+            return HW_SEG if name == "seg" else HW_OOO
         if name in ("heap_t", "heap_s", "heap_k", "heap_a"):  # only entries below heap_m[0] are read (engine)
             return min(self.heap_n, n)
         if name == "lane" and self.zero[L.State._fields.index("lane")]:  # read only where this run pushed
@@ -220,7 +225,7 @@ class _Template:
         run's seeds are ``seed_vals``."""
         arrays, block = self._take_block()
         try:
-            scratch, raw, hw, sblock = self.spare.pop()
+            scratch, raw, marks, sblock = self.spare.pop()
         except IndexError:  # a new set: zeros, then whatever of the template is not zero
             scratch, raw, sblock = self._new_set(_idle_scratch(self.scratch_bytes))
             if len(self.sets) >= 4 * SPARE_SETS:  # sets never given back (a table regrown): forgotten
@@ -228,7 +233,7 @@ class _Template:
             self.sets[id(scratch[0])] = (scratch, raw, sblock)
         else:  # a set a finished run gave back: the rows it may have written and a run may read, as the template's
             for k, row_bytes, rows, tpl in self.plan:
-                end = row_bytes * (hw if rows < 0 else rows)
+                end = row_bytes * (marks[rows] if rows < 0 else rows)
                 if tpl is None:
                     raw[k][:end] = 0
                 else:
@@ -465,7 +470,9 @@ def give_back(tpl: _Template, S: L.State) -> L.State:
     made = tpl.sets.get(id(S[_SCRATCH_IDX[0]]))
     if made is not None and all(a is S[i] for a, i in zip(made[0], _SCRATCH_IDX, strict=True)):
         if len(tpl.spare) < SPARE_SETS:
-            tpl.spare.append((made[0], made[1], int(S.st[0]["pkt_hw"]), made[2]))
+            st = S.st[0]
+            marks = {HW_PKT: int(st["pkt_hw"]), HW_SEG: int(st["seg_hw"]), HW_OOO: int(st["ooo_hw"])}
+            tpl.spare.append((made[0], made[1], marks, made[2]))
         else:
             del tpl.sets[id(made[0][0])]
     out = list(S)

@@ -145,6 +145,31 @@ def test_rows_a_borrowed_scratch_set_does_not_restore_are_never_read(name, sc, a
     assert_same(got, eager(sc, 4), f"{name}/garbage")
 
 
+@pytest.mark.parametrize("name,sc", SCENARIOS, ids=[n for n, _ in SCENARIOS])
+def test_rows_above_a_runs_high_water_marks_are_never_written(name, sc):
+    """build_cache (and a batch, ``kernel.batch``) restores the packet slots and the scoreboard and out-of-order
+    rows only below the finished run's high-water marks (``st.pkt_hw``, ``st.seg_hw``, ``st.ooo_hw``): every
+    byte above them must still be the fresh build's zero after a whole run, on every kernel path."""
+    import sys
+
+    sim = sys.modules["simcore.packet.simulate"]
+    S, _, _ = sim._build(sc, sim._link_seeds(4, max(len(sc.network.links), 1)), False, {})
+    S = sim.run_to_end(S)
+    st = S.st[0]
+    for table, mark in (("seg", "seg_hw"), ("ooo", "ooo_hw"), ("pkt", "pkt_hw"), ("pkt_free", "pkt_hw")):
+        a = getattr(S, table)
+        hw = int(st[mark])
+        assert 0 <= hw <= a.shape[0], (table, hw, a.shape)
+        raw = np.ascontiguousarray(a[hw:]).view(np.uint8).reshape(a.shape[0] - hw, a[:1].nbytes)
+        written = np.flatnonzero(raw.any(axis=1))
+        assert written.size == 0, f"{name}: {table} rows {(hw + written[:5]).tolist()} written above {mark}={hw}"
+    # the marks are not vacuous: a run that sent a segment took a scoreboard row and a packet slot
+    if int(st["delivered"]) > 0:
+        assert int(st["pkt_hw"]) > 0
+        if (S.conn_par["proto"] >= 0).any() and S.half_out.shape[0] > 1:
+            assert int(st["seg_hw"]) > 0, name
+
+
 def test_later_runs_never_write_into_a_result_still_held(assert_same, eager):
     """A finished run's block of arrays is reused only once nothing refers to it: a result held (or one array
     taken from it) keeps its values while many runs of the same scenario come and go."""

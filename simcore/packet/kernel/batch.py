@@ -6,8 +6,9 @@ the state but the engine's scratch tables: ``build_cache``) to ``S.bout[i]``, th
 run's, exactly as ``build_cache`` makes a run's state from a scenario's template: the block as the batch's first
 state was before it ran (``S.tpl``; or, when ``S.tpl`` holds one block per run, run ``i``'s own: the runs of
 scenarios derived from one root, which differ only in their message start times and known events), the rows of
-the scratch tables a run can read before writing them as the template's (``S.stpl``; which rows: the plan in
-``S.bat``, ``build_cache._Template.plan``), the links' seeds and a congestion control's streams from
+the scratch tables a run can read before writing them, as the template's, where the finished run may have written
+them (below its high-water marks: ``HW_*``) (``S.stpl``; which rows: the plan in ``S.bat``,
+``build_cache._Template.plan``), the links' seeds and a congestion control's streams from
 ``S.bseed[i + 1]``. A run that ends with a flag set (a table overflowed,
 rows to grow) ends the batch there: ``S.bat[B_I]`` says which, and the caller redoes it alone.
 """
@@ -26,8 +27,13 @@ B_I = 1  # the run in progress (after the call: the runs finished, or the one th
 B_LINKS = 2  # links (their seeds are S.bseed[i, :B_LINKS])
 B_CC = 3  # congestion-control streams (S.bseed[i, B_LINKS:B_LINKS + B_CC] are S.conn_par's cc_seed), 0 if none
 B_NPLAN = 4  # rows of the reset plan
-B_PLAN = 5  # the plan: per row, (offset in S.scr, words per row, rows or -1 for st.pkt_hw rows, 1 from S.stpl)
+B_PLAN = 5  # the plan: per row, (offset in S.scr, words per row, rows or a HW_* below, 1 from S.stpl)
 PLAN_WORDS = 4
+# rows of a table that a run may have written, as the run's own high-water mark says (every row above it is still
+# the template's): the packet slots (kernel.link.alloc), the scoreboard and out-of-order rows (kernel.link.take_row)
+HW_PKT = -1
+HW_SEG = -2
+HW_OOO = -3
 
 # the batch fields of a state outside a batch (never written: next_run reads S.bat[B_N] == 0 and returns)
 SINGLE = {"bat": np.zeros(1, np.int64), "blk": np.zeros(1, np.uint64), "tpl": np.zeros(1, np.uint64),
@@ -67,7 +73,10 @@ def next_run(S):
     if n == 0:
         return False
     i = bat[B_I]
-    hw = st.pkt_hw
+    # the finished run's high-water marks, read before the block (which holds S.st) is reset
+    pkt_hw = st.pkt_hw
+    seg_hw = st.seg_hw
+    ooo_hw = st.ooo_hw
     blk = S.blk
     nb = blk.shape[0]
     out = S.bout
@@ -86,7 +95,14 @@ def next_run(S):
     for r in range(bat[B_NPLAN]):
         w = B_PLAN + PLAN_WORDS * r
         off = bat[w]
-        end = off + bat[w + 1] * (hw if bat[w + 2] < 0 else bat[w + 2])
+        rows = bat[w + 2]
+        if rows == HW_PKT:
+            rows = pkt_hw
+        elif rows == HW_SEG:
+            rows = seg_hw
+        elif rows == HW_OOO:
+            rows = ooo_hw
+        end = off + bat[w + 1] * rows
         if bat[w + 3] == 1:
             for j in range(off, end):
                 scr[j] = stpl[j]

@@ -404,7 +404,8 @@ POOL = _dtype("p0 p1 rule next")
 # Status and counters, one row: flags (OVF_* / PAUSE_ROWS), uid, free_n (released packet slots, S.pkt_free;
 # pkt_hw: the slots from it up have never been used),
 # events, created, delivered, drop_q, drop_l, n_pkttr, n_tcptr, n_qtr, n_cbrrec, trace (1 when tracing),
-# seg_free / ooo_free (free rows of S.seg / S.ooo, S.seg_free / S.ooo_free), has_relays, slot_free (free
+# seg_free / ooo_free (free rows of S.seg / S.ooo, S.seg_free / S.ooo_free; seg_hw / ooo_hw: the rows from it up
+# have never been taken, so never written), has_relays, slot_free (free
 # connection slots, S.slot_free), n_halves (2 x the scenario's connections: timer events carry
 # gen * n_halves + half), slots_freed (slots given back), recycle (1: slots are given back and each connection's
 # packets in flight counted; 0: one slot per connection, kept: scenarios whose first slot table holds every
@@ -412,7 +413,7 @@ POOL = _dtype("p0 p1 rule next")
 # Floats: t_end (s).
 STATUS = _dtype("flags uid free_n events created delivered drop_q drop_l n_pkttr n_tcptr n_qtr n_cbrrec trace "
                 "seg_free ooo_free has_relays known_next n_known slot_free n_halves slots_freed recycle hint "
-                "pkt_hw n_sojtr", "t_end")
+                "pkt_hw n_sojtr seg_hw ooo_hw", "t_end")
 
 State = namedtuple("State", [
     "half", "conn", "seg", "ooo", "seg_free", "ooo_free",  # transports (half and conn: one row per slot)

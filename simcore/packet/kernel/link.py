@@ -108,7 +108,8 @@ def alloc(S):
 def take_row(S, table):
     """Return a free row of a per-half table (``ROWS_SEG``: ``S.seg``, free list ``S.seg_free[:st.seg_free]``;
     ``ROWS_OOO``: ``S.ooo``); if none is free, flag the run for a redo with one row per half and return
-    row 0 (the aborted run is discarded)."""
+    row 0 (the aborted run is discarded). ``st.seg_hw`` / ``st.ooo_hw`` stay above every row ever taken (the
+    lowest free row is taken first): a batch resets only the rows below them (``kernel.batch``)."""
     st = S.st[0]
     n = st.seg_free if table == ROWS_SEG else st.ooo_free
     if n == 0:
@@ -116,9 +117,15 @@ def take_row(S, table):
         return 0
     if table == ROWS_SEG:
         st.seg_free = n - 1
-        return S.seg_free[n - 1]
+        row = S.seg_free[n - 1]
+        if row >= st.seg_hw:
+            st.seg_hw = row + 1
+        return row
     st.ooo_free = n - 1
-    return S.ooo_free[n - 1]
+    row = S.ooo_free[n - 1]
+    if row >= st.ooo_hw:
+        st.ooo_hw = row + 1
+    return row
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
