@@ -93,7 +93,7 @@ def simcore_seqfiles() -> dict:
 
     go()  # warm
     walls, cpus = [], []
-    for _ in range(5):
+    for _ in range(15):  # (a go takes ~5 ms: 15 make its median robust to the odd slow one, e.g. a GC pass)
         w, c, res = _cpu_wall(go)
         walls.append(w)
         cpus.append(c)

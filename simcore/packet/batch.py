@@ -119,8 +119,9 @@ def _runs(scs: list, seeds: list) -> list[PacketResult]:
 
 
 class _Runs:
-    """The finished runs of a batch: each run's arrays are views of its row of ``S.bout`` (at the template's
-    offsets in the block), made per field for every run at once, when a result first reads that field."""
+    """The finished runs of a batch: each run's arrays are views of its row of ``S.bout`` (where the batch copied
+    them, ``build_cache._Template.out_offset``), made per field for every run at once, when a result first reads
+    that field."""
 
     def __init__(self, tpl: build_cache._Template, S: L.State):
         self.bout = S.bout.view(np.uint8)
@@ -130,10 +131,12 @@ class _Runs:
         blk = S.blk.base  # (the block's words are a view of its bytes, which the state's arrays view)
         for i, name in enumerate(L.State._fields):
             a = S[i]
-            if i in tpl.offset and a.base is blk:
-                self.where[name] = (tpl.offset[i], a.shape, a.dtype, a.strides)
-            elif i in tpl.offset:  # an array of its own (a derived scenario's known events): the same for every run
+            if i not in tpl.offset:
+                continue
+            if a.base is not blk:  # an array of its own (a derived scenario's known events): the same for every run
                 self.same[name] = a
+            elif i in tpl.out_offset:  # (not the connection slots' rows: build_cache.NOT_OUT, never copied out)
+                self.where[name] = (tpl.out_offset[i], a.shape, a.dtype, a.strides)
 
     def get(self, name: str, r: int):
         v = self.views.get(name)
@@ -142,7 +145,8 @@ class _Runs:
             if w is None:
                 if name in self.same:
                     return self.same[name]
-                raise AttributeError(name)  # the engine's scratch tables: not kept (as ``build_cache.give_back``)
+                # the engine's scratch tables (as ``build_cache.give_back``) and the slots' rows: not kept
+                raise AttributeError(name)
             off, shape, dtype, strides = w
             nb = self.bout.shape[1]
             v = self.views[name] = np.ndarray((self.bout.shape[0], *shape), dtype, self.bout, off, (nb, *strides))

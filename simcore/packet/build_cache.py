@@ -43,7 +43,7 @@ from collections import OrderedDict
 import numpy as np
 
 from .kernel import layout as L
-from .kernel.batch import B_CC, B_I, B_LINKS, B_N, B_NPLAN, B_PLAN, HW_OOO, HW_PKT, HW_SEG, SINGLE
+from .kernel.batch import B_CC, B_I, B_LINKS, B_N, B_NOUT, B_NPLAN, B_PLAN, HW_OOO, HW_PKT, HW_SEG, SINGLE
 
 __all__ = ["fresh_state", "borrow", "borrow_batch", "same_template", "remember", "give_back", "derive", "clear",
            "MAX_STATE_BYTES", "MAX_SCENARIOS", "SCRATCH"]
@@ -57,6 +57,11 @@ _SCRATCH_IDX = tuple(L.State._fields.index(n) for n in SCRATCH)
 _RNG, _MSG, _KNOWN_T, _KNOWN_K, _KNOWN_A = (L.State._fields.index(n) for n in ("rng", "msg", "known_t", "known_k",
                                                                              "known_a"))
 _CONN_PAR = L.State._fields.index("conn_par")
+# arrays of the block no result reads (a connection slot's rows: a finished run leaves its connections' results in
+# half_out and conn_id, kernel.batch.results_of_slots), not copied out of a batch's runs (the 10-file session: 16 of
+# its 33 KB a run). A result that read one would fail loudly (packet.batch._Runs), not see another run's values.
+NOT_OUT = ("half", "conn", "cc", "rate")
+_NOT_OUT_IDX = frozenset(L.State._fields.index(n) for n in NOT_OUT)
 # a run's batch fields (kernel.batch): set per state, not kept in the block
 _BATCH_IDX = {L.State._fields.index(n): n for n in SINGLE}
 _BAT, _BLK, _TPL, _SCR, _STPL, _BSEED, _BOUT = (L.State._fields.index(n) for n in ("bat", "blk", "tpl", "scr", "stpl",
@@ -94,7 +99,8 @@ class _Template:
         # (a state built only to be kept is not copied: nothing else holds it)
         self.arrays = tuple(a if adopt and a.flags.c_contiguous else _copy(a) for a in S)
         self.bytes = tuple(_bytes(a) for a in self.arrays)
-        self.zero = tuple(not b.any() for b in self.bytes)
+        # (whether a scratch table is all zeros: how a new set of them is made, and which rows a run resets)
+        self.zero = {i: not self.bytes[i].any() for i in _SCRATCH_IDX}
         # a congestion control's own streams (BBR's) are drawn from the links' seeds too: redrawn per run
         self.cc_seeded = bool(self.arrays[_CONN_PAR]["cc_seed"].any())
         self.pool = pool
@@ -117,6 +123,23 @@ class _Template:
         for i, off in self.offset.items():
             self.block[off:off + self.arrays[i].nbytes] = self.bytes[i]
         self.first = min(self.offset)  # the first array in the block (every state of it holds it)
+        # what a batch copies out of each finished run: ranges of the block's 8-byte words, one after another in
+        # a row of S.bout, and where each array copied lands in that row (bytes)
+        ranges: list[list[int]] = []  # [first word in the block, words]
+        at = {}  # array -> (its range, its first word in that range)
+        for i, off in sorted(self.offset.items(), key=lambda kv: kv[1]):
+            if i in _NOT_OUT_IDX:
+                continue
+            first, words = off // 8, -(-self.arrays[i].nbytes // 8)
+            if ranges and first < ranges[-1][0] + ranges[-1][1] + 8:  # right after the last one (its padding apart)
+                ranges[-1][1] = first + words - ranges[-1][0]
+            else:
+                ranges.append([first, words])
+            at[i] = (len(ranges) - 1, first - ranges[-1][0])
+        starts = np.cumsum([0] + [n for _, n in ranges]).tolist()
+        self.out_ranges = ranges
+        self.out_offset = {i: 8 * (starts[r] + d) for i, (r, d) in at.items()}
+        self.out_words = max(starts[-1], 1)
         # a set of scratch tables is one block too (each table on a 64-byte boundary): a batch resets it in numba
         self.scratch_offset = []
         end = 0
@@ -152,6 +175,8 @@ class _Template:
     def _rows_read(self, name: str, n: int) -> int:
         """How many first rows of scratch table ``name`` (of ``n`` rows) a run may read before writing them: a
         ``HW_*`` for the rows below the high-water mark of the run that used the table last (``kernel.batch``)."""
+        if n == 0:  # (no connection: no scoreboard row)
+            return 0
         if name in ("pkt", "pkt_free"):  # only slots below pkt_hw were ever taken or listed (kernel.link.alloc)
             return HW_PKT
         if name in ("seg", "ooo"):  # only rows below seg_hw / ooo_hw were ever taken (kernel.link.take_row)
@@ -206,17 +231,20 @@ class _Template:
         return self._stpl
 
     def batch_control(self, n: int, n_links: int, n_cc: int) -> np.ndarray:
-        """``S.bat`` for a batch of ``n`` runs (``kernel.batch``): counts, then the reset plan in 8-byte words (every
-        record of the state is a whole number of them: its fields are 8 bytes each)."""
-        bat = np.zeros(B_PLAN + 4 * len(self.plan), np.int64)
+        """``S.bat`` for a batch of ``n`` runs (``kernel.batch``): counts, then the reset plan and the copy-out ranges
+        in 8-byte words (every record of the state is a whole number of them: its fields are 8 bytes each)."""
+        bat = np.zeros(B_PLAN + 4 * len(self.plan) + 2 * len(self.out_ranges), np.int64)
         bat[B_N] = n
         bat[B_I] = 0
         bat[B_LINKS] = n_links
         bat[B_CC] = n_cc
         bat[B_NPLAN] = len(self.plan)
+        bat[B_NOUT] = len(self.out_ranges)
         for r, (k, row_bytes, rows, tpl) in enumerate(self.plan):
             bat[B_PLAN + 4 * r: B_PLAN + 4 * r + 4] = (self.scratch_offset[k] // 8, row_bytes // 8, rows,
                                                       tpl is not None)
+        w = B_PLAN + 4 * len(self.plan)
+        bat[w:] = np.array(self.out_ranges, np.int64).reshape(-1)
         return bat
 
     def state(self, seed_vals: np.ndarray, patch=None, batch=None) -> L.State:
@@ -260,7 +288,7 @@ class _Template:
             # (the template's scratch bytes only where the plan resets rows to them: else no copy of them is made)
             arrays[_STPL] = self.stpl().view(np.uint64) if any(p[3] is not None for p in self.plan) else SINGLE["stpl"]
             arrays[_BSEED] = bseed
-            arrays[_BOUT] = _bout(n, block.shape[0] // 8)
+            arrays[_BOUT] = _bout(n, self.out_words)
         return L.State._make(arrays)
 
 
@@ -270,18 +298,20 @@ RECENT = 8  # templates used most recently, whose spare scratch tables are not t
 def _idle_scratch(nbytes: int) -> np.ndarray | None:
     """A block of scratch tables of ``nbytes`` that another template keeps spare, taken from it (a sweep that makes
     a scenario object per point would otherwise map and fault in a new set, ~0.4 MB for the 10-file session, per
-    scenario: its pages cost more on first touch than zeroing them again), or None. Only from a template whose
-    scenario is gone, or that is not among the ``RECENT`` used last (scenarios run in turn keep their own)."""
+    scenario: its pages cost ~6x more on first touch than zeroing them again), or None. From a template whose
+    scenario is gone, or that is not among the ``RECENT`` used last (scenarios run in turn keep their own), if
+    there is one; else from the least recently used that has one (it takes or makes another when it runs again)."""
     tpls = list(_cache.values())
     old = len(tpls) - RECENT
-    for j, tpl in enumerate(tpls):
-        if j >= old and tpl.ref() is not None:
-            continue
-        for k, sp in enumerate(tpl.spare):
-            if sp[3].nbytes == nbytes:
-                del tpl.spare[k]
-                tpl.sets.pop(id(sp[0][0]), None)
-                return sp[3]
+    for recent_too in (False, True):
+        for j, tpl in enumerate(tpls):
+            if not recent_too and j >= old and tpl.ref() is not None:
+                continue
+            for k, sp in enumerate(tpl.spare):
+                if sp[3].nbytes == nbytes:
+                    del tpl.spare[k]
+                    tpl.sets.pop(id(sp[0][0]), None)
+                    return sp[3]
     return None
 
 

@@ -1,8 +1,10 @@
 """Runs of one small scenario back to back in one call of the event loop (``simulate_many``, ``packet.batch``).
 
 ``kernel.loop.run`` ends each run with ``next_run(S)``. Outside a batch (``S.bat[B_N] == 0``: ``simulate``) it
-returns False and the loop returns. In a batch of ``n`` runs it copies the finished run's block (every array of
-the state but the engine's scratch tables: ``build_cache``) to ``S.bout[i]``, then makes the state the next
+returns False and the loop returns. In a batch of ``n`` runs it copies what a result reads of the finished run's
+block (every array of the state but the engine's scratch tables and the connection slots' rows: ``build_cache``;
+which words: the copy-out ranges in ``S.bat``, after the plan) to ``S.bout[i]``, one range after another, then
+makes the state the next
 run's, exactly as ``build_cache`` makes a run's state from a scenario's template: the block as the batch's first
 state was before it ran (``S.tpl``; or, when ``S.tpl`` holds one block per run, run ``i``'s own: the runs of
 scenarios derived from one root, which differ only in their message start times and known events), the rows of
@@ -27,7 +29,8 @@ B_I = 1  # the run in progress (after the call: the runs finished, or the one th
 B_LINKS = 2  # links (their seeds are S.bseed[i, :B_LINKS])
 B_CC = 3  # congestion-control streams (S.bseed[i, B_LINKS:B_LINKS + B_CC] are S.conn_par's cc_seed), 0 if none
 B_NPLAN = 4  # rows of the reset plan
-B_PLAN = 5  # the plan: per row, (offset in S.scr, words per row, rows or a HW_* below, 1 from S.stpl)
+B_NOUT = 5  # copy-out ranges (after the plan: per range, its first word in S.blk and its words)
+B_PLAN = 6  # the plan: per row, (offset in S.scr, words per row, rows or a HW_* below, 1 from S.stpl)
 PLAN_WORDS = 4
 # rows of a table that a run may have written, as the run's own high-water mark says (every row above it is still
 # the template's): the packet slots (kernel.link.alloc), the scoreboard and out-of-order rows (kernel.link.take_row)
@@ -80,8 +83,13 @@ def next_run(S):
     blk = S.blk
     nb = blk.shape[0]
     out = S.bout
-    for j in range(nb):
-        out[i, j] = blk[j]
+    k = 0
+    w = B_PLAN + PLAN_WORDS * bat[B_NPLAN]
+    for r in range(bat[B_NOUT]):
+        first = bat[w + 2 * r]
+        for j in range(first, first + bat[w + 2 * r + 1]):
+            out[i, k] = blk[j]
+            k += 1
     i += 1
     bat[B_I] = i
     if i == n:
