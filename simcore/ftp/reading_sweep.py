@@ -26,7 +26,7 @@ from .figure_sweep import MAX_TIME_S as FIGURE_MAX_TIME_S
 from .params import FtpParams, paper_design
 from .readings import READINGS, reading, reading_params
 from .sampling import runs_needed
-from .transfer import run_transfer
+from .transfer import run_transfers
 
 __all__ = ["READINGS_CSV", "VERDICTS_CSV", "MAX_TIME_S", "SEEDS", "SIZES", "reading_point", "run_reading_sweep",
            "write_readings", "load_readings", "load_verdicts", "evidence_rows"]
@@ -50,7 +50,7 @@ def reading_point(reading_name: str, file_size_bytes: int, loss: float, design: 
     check_int("n_seeds", n_seeds, 2, 10**5)
     p = FtpParams(file_size_bytes=file_size_bytes, loss=loss, max_time_s=MAX_TIME_S, **paper_design(design),
                   **reading_params(rd))
-    runs = [run_transfer(p, seed + i) for i in range(n_seeds)]
+    runs = run_transfers(p, [seed + i for i in range(n_seeds)])  # (as run_transfer per seed, bit for bit)
     x = np.array([t.time_s for t in runs if t.completed])
     gave_up = sum(1 for t in runs if getattr(t, "gave_up", False))
     return {"n_runs": n_seeds, "n_done": int(x.size), "n_gave_up": gave_up,
