@@ -129,9 +129,9 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     # highest load). np.zeros maps pages lazily: rows never taken cost nothing.
     conn_par, conn_id = _bulk_connection_rows(sc) if bulk else _connection_rows(sc)
     slots = max(nc if caps.get("slots_full") else min(nc, caps.get("first_slots", _first_rows(_FIRST_SLOTS, nc))), 1)
-    half = np.zeros(2 * slots, L.HALF)
-    conn = np.zeros(slots, L.CONN)
-    cc = np.zeros(2 * slots if _needs_cc_rows(conn_par) else 1, cc_registry.STATE)
+    half = L.records(2 * slots, L.HALF)
+    conn = L.records(slots, L.CONN)
+    cc = L.records(2 * slots if _needs_cc_rows(conn_par) else 1, cc_registry.STATE)
     rate_samples = _needs_rate_rows(conn_par)
     if rate_samples:  # each connection's own stream for its congestion control (BBR's gain cycle): from the link seeds
         # (as the capture's sequence numbers), so no draw from ``seed`` and nothing else changes
@@ -145,7 +145,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     link["qdisc"] = qdisc
     link["qd"] = qd_of
 
-    blank = np.zeros(1, L.MSG)
+    blank = L.records(1, L.MSG)
     for f in ("start", "delay", "write", "done"):
         blank[f] = np.nan
     blank["next"] = -1
@@ -170,7 +170,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
         return ptr, (order.astype(np.int64) if order.size else np.zeros(1, np.int64))
 
     npo = len(sc.pools)
-    pools = np.zeros(max(npo, 1), L.POOL)
+    pools = L.records(max(npo, 1), L.POOL)
     po_conn: list[int] = []
     for k, p in enumerate(sc.pools):
         pools[k]["p0"] = len(po_conn)
@@ -183,7 +183,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     dep_ptr, dep_msg = csr(after)
     cdep_ptr, cdep_conn = csr(open_after)
 
-    cbr = np.zeros(max(ncb, 1), L.CBR)
+    cbr = L.records(max(ncb, 1), L.CBR)
     cb_t: list[float] = []
     cb_r: list[float] = []
     n_cbr_expected = 0
@@ -217,7 +217,7 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     # Scoreboard and out-of-order rows are taken when a half opens and given back when it is done, so
     # their tables grow (run_to_end) with the halves open at once, not with all the connections.
     rows = nh if caps.get("rows_full") else min(nh, caps.get("first_rows", _first_rows(_FIRST_ROWS, nh)))
-    st = np.zeros(1, L.STATUS)
+    st = L.records(1, L.STATUS)
     st["seg_free"] = rows
     st["ooo_free"] = rows
     st["trace"] = int(trace)
@@ -242,12 +242,12 @@ def _build(sc: Scenario | BulkScenario, seed_vals: np.ndarray, trace: bool, caps
     tr_queue_rows = caps.get("trace_queue", 3 << 19) if trace else 1
     tr_soj_rows = caps.get("trace_soj", 1 << 20) if trace else 1
     S = L.State(
-        half=half, conn=conn, cc=cc, seg=np.zeros((rows, seg_cap), L.SEG), ooo=np.zeros((rows, ooo_cap), L.OOO),
-        rate=np.zeros((rows, seg_cap) if rate_samples else (1, 1), L.RATE),
+        half=half, conn=conn, cc=cc, seg=L.records((rows, seg_cap), L.SEG), ooo=L.records((rows, ooo_cap), L.OOO),
+        rate=L.records((rows, seg_cap) if rate_samples else (1, 1), L.RATE),
         seg_free=np.arange(rows - 1, -1, -1, dtype=np.int64), ooo_free=np.arange(rows - 1, -1, -1, dtype=np.int64),
         slot_free=np.arange(slots - 1, -1, -1, dtype=np.int64), half_tpl=_half_template(), conn_par=conn_par,
-        conn_id=conn_id if nc else np.zeros(1, L.CONN_ID), half_out=np.zeros(max(nh, 1), L.HALF_OUT),
-        pkt=np.zeros(pool, L.PKT), pkt_free=np.zeros(pool, np.int64), st=st,
+        conn_id=conn_id if nc else L.records(1, L.CONN_ID), half_out=L.records(max(nh, 1), L.HALF_OUT),
+        pkt=L.records(pool, L.PKT), pkt_free=np.zeros(pool, np.int64), st=st,
         link=link, ring=ring, rng=seed_vals.copy(), fluid=fluid, drops=np.array(drops or [-1], np.int64),
         path_ptr=path_ptr, path_links=path_links, qd=qd_rows, fq=fq_rows,
         msg=msg, dep_ptr=dep_ptr, dep_msg=dep_msg, cdep_ptr=cdep_ptr, cdep_conn=cdep_conn,
@@ -286,8 +286,18 @@ def _needs_rate_rows(conn_par: np.ndarray) -> bool:
 
 
 def _half_template() -> np.ndarray:
-    """Return the row a half starts with (one ``L.HALF`` record; its ``rto`` is set per connection)."""
-    blank = np.zeros(1, L.HALF)
+    """Return the row a half starts with (one ``L.HALF`` record; its ``rto`` is set per connection): a new copy
+    of its bytes, made once (setting its 18 fields cost more than the rest of a small scenario's half rows)."""
+    if not _HALF_TEMPLATE:
+        _HALF_TEMPLATE.append(_new_half_template().tobytes())
+    return np.ndarray((1,), L.HALF, bytearray(_HALF_TEMPLATE[0]))
+
+
+_HALF_TEMPLATE: list[bytes] = []
+
+
+def _new_half_template() -> np.ndarray:
+    blank = L.records(1, L.HALF)
     for f in ("fin_seq", "rtt_seq", "msg_head", "msg_tail", "rcv_fin", "seg_row", "ooo_row", "avail_m"):
         blank[f] = -1
     blank["write_end"] = 1
@@ -303,7 +313,7 @@ def _half_template() -> np.ndarray:
 
 def _empty_lanes() -> np.ndarray:
     """Return the lanes' heads and counts (``kernel.lane``), every lane empty."""
-    lq = np.zeros(L.N_LANES, L.LANEQ)
+    lq = L.records(L.N_LANES, L.LANEQ)
     lq["t_first"] = np.inf
     return lq
 
@@ -340,7 +350,7 @@ def _first_rows(first: int, n: int) -> int:
 
 def _grow(rows: np.ndarray, new: int) -> np.ndarray:
     """Return ``rows`` (a table of rows) grown to ``new`` rows, the new ones zero (mapped when first written)."""
-    grown = np.zeros((new,) + rows.shape[1:], rows.dtype)
+    grown = L.records((new,) + rows.shape[1:], rows.dtype)
     grown[:rows.shape[0]] = rows
     return grown
 
@@ -414,7 +424,7 @@ def _known_events(t: np.ndarray, kind: np.ndarray, arg: np.ndarray) -> tuple:
 
 def _at_least_one(a: np.ndarray) -> np.ndarray:
     """Return ``a``, or one zero if it is empty (the kernel reads only ``st.n_known`` of them)."""
-    return a if a.shape[0] else np.zeros(1, a.dtype)
+    return a if a.shape[0] else L.records(1, a.dtype)
 
 
 def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np.ndarray, route_of: np.ndarray,
@@ -432,7 +442,7 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
     links = sc.network.links
     nl = len(links)
     hdr = sc.tcpip_header_bytes
-    link = np.zeros(nl, L.LINK)
+    link = L.records(nl, L.LINK)
     flu_t: list[float] = []
     flu_r: list[float] = []
     drops: list[int] = []
@@ -504,7 +514,7 @@ def _link_rows(sc: Scenario | BulkScenario, path_ptr: np.ndarray, path_links: np
     link["lane"][big] = L.LANE_LINK0 + np.arange(len(big))
     link["ring_base"] = np.cumsum(caps_l) - caps_l
     total = max(int(caps_l.sum()), 1)
-    return link, _pieces(flu_t, flu_r), drops, np.zeros(total, L.RING), max(pool, caps.get("pool", 0))
+    return link, _pieces(flu_t, flu_r), drops, L.records(total, L.RING), max(pool, caps.get("pool", 0))
 
 
 def _tcp_fields(tcps) -> dict:
@@ -533,7 +543,7 @@ def _tcp_fields(tcps) -> dict:
 
 def _conn_ids(conn_par: np.ndarray, par: np.ndarray, client, server, closer, open_t) -> np.ndarray:
     """Return the per-connection records (``L.CONN_ID``): parameter row ``par`` and the connection's columns."""
-    ids = np.zeros(par.shape[0], L.CONN_ID)
+    ids = L.records(par.shape[0], L.CONN_ID)
     ids["slot"] = -1
     ids["par"] = par
     ids["client"] = client
@@ -549,10 +559,10 @@ def _bulk_connection_rows(sc: BulkScenario) -> tuple[np.ndarray, np.ndarray]:
     ``TcpParams`` (the values ``_connection_rows`` writes), and the connections' own columns (``L.CONN_ID``)."""
     nc = sc.n_connections
     if nc == 0:
-        return np.zeros(1, L.CONN), np.zeros(0, L.CONN_ID)
+        return L.records(1, L.CONN), L.records(0, L.CONN_ID)
     per_tcp = _tcp_fields(sc.tcps)
     per_tcp["hdr"] = [sc.tcpip_header_bytes + (TIMESTAMP_OPTION_BYTES if tp.timestamps else 0) for tp in sc.tcps]
-    rows = np.zeros(len(sc.tcps), L.CONN)  # one row per distinct TcpParams, gathered in one pass
+    rows = L.records(len(sc.tcps), L.CONN)  # one row per distinct TcpParams, gathered in one pass
     for name, vals in per_tcp.items():
         rows[name] = vals
     rows["proto"] = L.PROTO_TCP
@@ -569,9 +579,9 @@ def _connection_rows(sc: Scenario) -> tuple[np.ndarray, np.ndarray]:
     row per connection, and the connections' own columns (``L.CONN_ID``)."""
     conns = sc.connections
     nc = len(conns)
-    conn = np.zeros(nc, L.CONN)
+    conn = L.records(nc, L.CONN)
     if nc == 0:
-        return np.zeros(1, L.CONN), np.zeros(0, L.CONN_ID)
+        return L.records(1, L.CONN), L.records(0, L.CONN_ID)
     hdr = sc.tcpip_header_bytes
     closer = {"client": 0, "server": 1, "none": -1}
     fields = {
