@@ -146,6 +146,13 @@ def new_figure(
     return fig
 
 
+def _gate_open(gate) -> bool:
+    """Whether the prediction(s) a panel is gated on are all committed (``simcore.predict.Gate.open``)."""
+    from simcore.predict import Prediction
+
+    return all(p.committed for p in ([gate] if isinstance(gate, Prediction) else list(gate)))
+
+
 def _control_layout(style: type):
     """A control's layout and style: the kernel's shared ones (``simcore.shared_models``; ``LivePanel`` gives the
     controls it holds its own shared layout)."""
@@ -385,9 +392,11 @@ class LivePanel:
         # layouts and styles shared by the kernel (simcore.shared_models): each model not made is one the page
         # does not build before the first plot
         self.status = widgets.HTML(value="", layout=shared(widgets.Layout), style=shared(HTMLStyle))
+        # (CSS classes given as each widget is made, and the veil too when a gate will veil the panel: changed
+        # afterwards, each is one more message, and the page handles a Run All's messages one after another
+        # while the first plot waits)
         self.wait_note = widgets.HTML(value="", layout=shared(widgets.Layout),
-                                      style=shared(HTMLStyle, text_color="#777"))
-        self.wait_note.add_class("simcore-wait")
+                                      style=shared(HTMLStyle, text_color="#777"), _dom_classes=("simcore-wait",))
         self.message = ""  # the last update's status message (HTML), without the timing
         self.last_error: Exception | None = None
         self.last_traceback: str | None = None
@@ -425,11 +434,17 @@ class LivePanel:
                                       style=shared(HTMLStyle)))
         # the plots: what a prediction's gate veils (simcore.predict)
         self.result = widgets.VBox([f.widget if isinstance(f, LiveFigure) else f for f in self.figures],
-                                   layout=shared(widgets.Layout, width="100%"))
-        self.result.add_class("simcore-result")
+                                   layout=shared(widgets.Layout, width="100%"), _dom_classes=("simcore-result",))
         parts += [grid, self.result, self.status, self.wait_note]
-        self.widget = widgets.VBox(parts, layout=shared(widgets.Layout, width="100%"))
-        self.widget.add_class("simcore-live-panel")
+        classes = ("simcore-live-panel",)
+        if gate is not None and not _gate_open(gate):  # veiled from the start (set_veiled then changes nothing)
+            from simcore.predict.view import style_widget
+
+            self.veiled = True
+            self._style = style_widget()
+            parts.append(self._style)
+            classes += ("simcore-veiled",)
+        self.widget = widgets.VBox(parts, layout=shared(widgets.Layout, width="100%"), _dom_classes=classes)
         self.compile_note = compile_notice() if compile_notice else None
         shown = None
         if self.compile_note:

@@ -115,11 +115,11 @@ class GatedOutput:
         # note's style): a chapter shows a dozen of these, and Run All builds them while the first plot draws
         layout = shared(widgets.Layout, width="100%")
         self.out = widgets.Output(layout=layout)
+        # (CSS classes given as each is made: an add_class afterwards is one more message in the Run All)
         self.note = widgets.HTML(f"<i style='color:#555'>{html.escape(note)}.</i>", layout=layout,
-                                 style=_note_style())
-        self.note.add_class("simcore-note")
-        self.widget = widgets.VBox([style_widget(), self.note, self.out], layout=layout)
-        self.widget.add_class("simcore-gated-output")
+                                 style=_note_style(), _dom_classes=("simcore-note",))
+        self.widget = widgets.VBox([style_widget(), self.note, self.out], layout=layout,
+                                   _dom_classes=("simcore-gated-output",))
 
     def set_veiled(self, veiled: bool) -> None:
         """Show the note (veiled) or render the output (revealed)."""

@@ -59,8 +59,7 @@ def style_widget() -> widgets.HTML:
     them is, and each further use costs a view, not three more models)."""
     if _STYLE_WIDGET and getattr(_STYLE_WIDGET[0], "comm", None) is not None:
         return _STYLE_WIDGET[0]
-    w = widgets.HTML(f"<style>{STYLE}</style>", layout=widgets.Layout(display="none"))
-    w.add_class("simcore-style")
+    w = widgets.HTML(f"<style>{STYLE}</style>", layout=widgets.Layout(display="none"), _dom_classes=("simcore-style",))
     _STYLE_WIDGET[:] = [w]
     return w
 
@@ -110,17 +109,17 @@ class PredictionView:
     def __init__(self, pred):
         self.pred = pred
         lay = _shared(widgets.Layout)
-        self.heading = widgets.HTMLMath(layout=lay, style=_shared(HTMLMathStyle))
         self.feedback = widgets.HTMLMath(layout=lay, style=_shared(HTMLMathStyle))
+        # (each widget's CSS classes given as it is made: an add_class after it would be one more message, and the
+        # page handles a Run All's messages one after another while the chapter's first plot waits)
         self.button = widgets.Button(description="Commit prediction", button_style="primary", layout=lay,
                                      style=_shared(widgets.ButtonStyle),
-                                     tooltip="Final for this setting: the answer appears at once")
-        self.button.add_class("simcore-commit")
+                                     tooltip="Final for this setting: the answer appears at once",
+                                     _dom_classes=("simcore-commit",))
         self.button.on_click(self._on_commit)
         if pred.kind == "number":
             self.entry = widgets.Text(placeholder="your prediction", continuous_update=False, layout=lay,
-                                      style=_shared(TextStyle))
-            self.entry.add_class("simcore-entry-text")
+                                      style=_shared(TextStyle), _dom_classes=("simcore-entry-text",))
             row = [self.entry, widgets.HTML(html.escape(pred.unit), layout=lay, style=_shared(HTMLStyle)),
                    self.button]
         else:
@@ -131,27 +130,25 @@ class PredictionView:
             self._choices_html = "" if plain else "<ol type='A'>" + "".join(
                 f"<li>{to_html(c, inline=True)}</li>" for c in pred.choices) + "</ol>"
             row = [self.entry, self.button]
-        entry_row = widgets.HBox(row, layout=lay)
-        entry_row.add_class("simcore-entry-row")
+        entry_row = widgets.HBox(row, layout=lay, _dom_classes=("simcore-entry-row",))
+        # (made with its text: set afterwards, it would be one more message)
+        self.heading = widgets.HTMLMath(value=self._heading_html(), layout=lay, style=_shared(HTMLMathStyle))
         children = [style_widget(), self.heading, entry_row, self.feedback]
         self.another = None
         if len(pred.settings) > 1:  # only then is there another setting to try
             self.another = widgets.Button(description="Try another setting", layout=lay,
-                                          style=_shared(widgets.ButtonStyle))
-            self.another.add_class("simcore-another")
+                                          style=_shared(widgets.ButtonStyle),
+                                          _dom_classes=("simcore-another",) if pred.can_try_another
+                                          else ("simcore-another", "simcore-hidden"))
             self.another.on_click(self._on_another)
             children.append(self.another)
-        self.widget = widgets.VBox(children, layout=lay)
-        self.widget.add_class("simcore-prediction")
+        self.widget = widgets.VBox(children, layout=lay, _dom_classes=("simcore-prediction",))
         pred.on_change(lambda _p: self.refresh())
         self.refresh()
 
     def refresh(self) -> None:
         """Show the prediction's current round: its question, and its outcome once committed."""
         p = self.pred
-        extra = getattr(self, "_choices_html", "")
-        rounds = f" <span style='color:#777'>(setting {p.round + 1} of {len(p.settings)})</span>" \
-            if len(p.settings) > 1 else ""
         done = p.committed
         self.entry.disabled = done
         self.button.disabled = done
@@ -172,8 +169,15 @@ class PredictionView:
                 self.another.add_class("simcore-hidden")
         # the heading last: each widget's update reaches the page as its own message, so a reader who sees the
         # new round's heading also sees its controls already reset
-        self.heading.value = (f"<b>{html.escape(p.title)}.</b>{rounds} "
-                              f"{to_html(p.question_text(), inline=True)}{extra}")
+        self.heading.value = self._heading_html()
+
+    def _heading_html(self) -> str:
+        """The current round's question, with its title, its round and, for choices with markup, the choices."""
+        p = self.pred
+        extra = getattr(self, "_choices_html", "")
+        rounds = f" <span style='color:#777'>(setting {p.round + 1} of {len(p.settings)})</span>" \
+            if len(p.settings) > 1 else ""
+        return f"<b>{html.escape(p.title)}.</b>{rounds} {to_html(p.question_text(), inline=True)}{extra}"
 
     def _error(self, message: str) -> None:
         self.feedback.value = f"<span style='color:#b00020'>{html.escape(message)}</span>"
