@@ -297,6 +297,7 @@ _HALF_TEMPLATE: list[bytes] = []
 
 
 def _new_half_template() -> np.ndarray:
+    """Make the row a half starts with (``_half_template`` keeps its bytes)."""
     blank = L.records(1, L.HALF)
     for f in ("fin_seq", "rtt_seq", "msg_head", "msg_tail", "rcv_fin", "seg_row", "ooo_row", "avail_m"):
         blank[f] = -1
