@@ -146,11 +146,17 @@ def new_figure(
     return fig
 
 
-def _gate_open(gate) -> bool:
-    """Whether the prediction(s) a panel is gated on are all committed (``simcore.predict.Gate.open``)."""
+def _gate_predictions(gate) -> tuple:
+    """Return the predictions a panel is gated on (``gate``: one Prediction or a sequence of them) as a tuple;
+    raise ValueError naming ``gate`` for anything else."""
     from simcore.predict import Prediction
 
-    return all(p.committed for p in ([gate] if isinstance(gate, Prediction) else list(gate)))
+    preds = (gate,) if isinstance(gate, Prediction) else \
+        tuple(gate) if isinstance(gate, (list, tuple)) else None
+    if not preds or not all(isinstance(p, Prediction) for p in preds):
+        raise ValueError(f"gate={gate!r} is not allowed: must be a simcore.predict Prediction or a non-empty "
+                         "list or tuple of them")
+    return preds
 
 
 def _control_layout(style: type):
@@ -384,6 +390,7 @@ class LivePanel:
         redraw_ack: bool = False,
         gate=None,
     ):
+        gate = None if gate is None else _gate_predictions(gate)  # (checked before any widget is made)
         self.controls = dict(controls)
         self.update = update
         self.figures = list(figures)
@@ -437,7 +444,7 @@ class LivePanel:
                                    layout=shared(widgets.Layout, width="100%"), _dom_classes=("simcore-result",))
         parts += [grid, self.result, self.status, self.wait_note]
         classes = ("simcore-live-panel",)
-        if gate is not None and not _gate_open(gate):  # veiled from the start (set_veiled then changes nothing)
+        if gate is not None and not all(p.committed for p in gate):  # veiled from the start (set_veiled: no change)
             from simcore.predict.view import style_widget
 
             self.veiled = True
@@ -456,10 +463,9 @@ class LivePanel:
 
             shown.update(HTML(""))
         if gate is not None:
-            from simcore.predict import Prediction
             from simcore.predict import gate as _gate
 
-            _gate(self, *([gate] if isinstance(gate, Prediction) else list(gate)))
+            _gate(self, *gate)
 
     def set_veiled(self, veiled: bool) -> None:
         """Veil the panel (plots blurred under an overlay, status line replaced by a note) or reveal it."""

@@ -299,6 +299,20 @@ def test_a_gate_needs_a_prediction_and_a_target():
         gate(object(), _square())
 
 
+def test_a_panel_refuses_a_gate_that_is_not_predictions_before_making_any_widget():
+    import ipywidgets as widgets
+
+    slider = float_slider("a", 1.0, 0.0, 2.0, 0.1)
+    for bad in (5, "x", [], [1], (_square(), 2)):
+        fig = new_figure(widget=True)
+        made = len(widgets.Widget.widgets)
+        with pytest.raises(ValueError, match=r"^gate="):
+            LivePanel({"a": slider}, lambda v: "ok", [fig], gate=bad)
+        assert len(widgets.Widget.widgets) == made, bad
+    panel = LivePanel({"a": slider}, lambda v: "ok", [new_figure(widget=True)], gate=(_square(),))
+    assert panel.veiled and "simcore-veiled" in panel.widget._dom_classes
+
+
 def test_a_kind_of_prediction_that_forgets_a_hook_cannot_be_built():
     from simcore.predict.question import NumberPrediction, Prediction
 
