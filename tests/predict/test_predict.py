@@ -305,10 +305,10 @@ def test_a_panel_refuses_a_gate_that_is_not_predictions_before_making_any_widget
     slider = float_slider("a", 1.0, 0.0, 2.0, 0.1)
     for bad in (5, "x", [], [1], (_square(), 2)):
         fig = new_figure(widget=True)
-        made = len(widgets.Widget.widgets)
+        made = len(widgets.widgets.widget._instances)
         with pytest.raises(ValueError, match=r"^gate="):
             LivePanel({"a": slider}, lambda v: "ok", [fig], gate=bad)
-        assert len(widgets.Widget.widgets) == made, bad
+        assert len(widgets.widgets.widget._instances) == made, bad
     panel = LivePanel({"a": slider}, lambda v: "ok", [new_figure(widget=True)], gate=(_square(),))
     assert panel.veiled and "simcore-veiled" in panel.widget._dom_classes
 
