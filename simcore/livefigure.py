@@ -9,9 +9,9 @@ raising a ValueError in ``_remove_overlapping_props`` when traces hold numpy arr
 and names and styles set before display can be missing on first display.
 
 Here instead:
-- plotly.js reaches the page once per kernel: one shared ``_PlotlyLibrary`` widget holds the installed
-  plotly package's ``plotly.min.js`` gzipped (about 1.4 MB instead of 4.8 MB), sent as soon as a chapter
-  module is imported (``simcore.chapters`` calls ``preload``). In JupyterLab the page does not even unpack
+- plotly.js reaches the page once per kernel: one shared ``PlotlyLibrary`` widget holds the installed
+  plotly package's ``plotly.min.js`` gzipped (about 1.4 MB instead of 4.8 MB), sent first thing when
+  ``simcore`` is imported in a kernel (``simcore._page_plotly``). In JupyterLab the page does not even unpack
   it: JupyterLab's plotly extension (jupyterlab-plotly, from the same plotly package) loads the very same
   plotly.js with the page and evaluates it when asked (``window.Plotly`` after a static plotly output, or
   through the extension's renderer: 0.7 s of the page's main thread instead of 1.25 s to unpack and
@@ -35,10 +35,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gzip
 import json
 import math
-import os
 import time
 import uuid
 import zlib
@@ -50,6 +48,8 @@ import ipywidgets as widgets
 import numpy as np
 import plotly.graph_objects as go
 import traitlets
+
+from simcore import _page_plotly
 
 __all__ = ["LiveFigure", "encode", "held_together"]
 
@@ -74,79 +74,13 @@ def _send(view: anywidget.AnyWidget, msg: dict, buffers: list) -> None:
     view.send(*_pack(msg, buffers))
 
 
-class _PlotlyLibrary(anywidget.AnyWidget):
-    """Holds plotly.js (gzipped) for the page; never displayed. One per kernel (``_library()``)."""
-
-    _esm = Path(__file__).with_name("_livefigure.js")  # its initialize() starts unpacking plotly.js
-    bundle_gz = traitlets.Bytes().tag(sync=True)
-    version = traitlets.Unicode().tag(sync=True)  # plotly.js's version: a page that has it already uses its own
-
-
-_LIBRARY: list[_PlotlyLibrary] = []
-
-
-def _bundle_gz() -> bytes:
-    """Return the installed plotly's plotly.min.js gzipped. Compressing takes ~0.5 s, so the result is kept
-    under NUMBA_CACHE_DIR (set by the Makefile and Binder) when that is set; a damaged copy is redone."""
-    import plotly
-    from plotly.offline import get_plotlyjs
-
-    folder = os.environ.get("NUMBA_CACHE_DIR")
-    path = Path(folder) / "simcore-web" / f"plotly-{plotly.__version__}.min.js.gz" if folder else None
-    if path is not None and path.is_file():
-        try:
-            data = path.read_bytes()
-            gzip.decompress(data)  # checks length and CRC
-            return data
-        except (OSError, EOFError, gzip.BadGzipFile, zlib.error):
-            pass
-    data = gzip.compress(get_plotlyjs().encode(), compresslevel=9, mtime=0)
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(data)
-            os.replace(tmp, path)
-        except OSError:
-            pass
-    return data
-
-
-def _library() -> _PlotlyLibrary:
-    if not _LIBRARY:
-        from plotly.offline import get_plotlyjs_version
-
-        _LIBRARY.append(_PlotlyLibrary(bundle_gz=_bundle_gz(), version=get_plotlyjs_version()))
-    return _LIBRARY[0]
-
-
-def preload() -> None:
-    """Inside a running kernel (and not a book build), send plotly.js to the page now, so that the page
-    unpacks it while the notebook is still importing and running, before the first live figure."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # no IPython: nothing to preload into
-        return
-    from simcore import static
-
-    shell = get_ipython()
-    if shell is None or getattr(shell, "kernel", None) is None or static.is_static():
-        return
-    _library()
-
-
-def warm() -> None:
-    """Prepare the gzipped plotly.js (``python -m simcore warm`` runs this on Binder's build)."""
-    _bundle_gz()
-
-
 class _FigureView(anywidget.AnyWidget):
     _esm = Path(__file__).with_name("_livefigure.js")
     _uid = traitlets.Unicode().tag(sync=True)
     _height = traitlets.Int(400).tag(sync=True)
     # the figure's full state until the page has shown it (numeric arrays as bytes, see _inline)
     _snapshot = traitlets.Dict().tag(sync=True)
-    _library = traitlets.Instance(_PlotlyLibrary).tag(sync=True, **widgets.widget_serialization)
+    _library = traitlets.Instance(_page_plotly.PlotlyLibrary).tag(sync=True, **widgets.widget_serialization)
     # answer {"type": "drawn", "seq"} after each redraw (set by LiveFigure.on_drawn)
     _ack_drawn = traitlets.Bool(False).tag(sync=True)
 
@@ -285,7 +219,7 @@ class LiveFigure(go.Figure):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._view = _FigureView(_uid=uuid.uuid4().hex, _library=_library(),
+        self._view = _FigureView(_uid=uuid.uuid4().hex, _library=_page_plotly.library(),
                                  _height=int(self.layout.height or 400))
         self._ready = False
         self._state_pending = False

@@ -35,7 +35,7 @@ from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_int import SliderStyle
 from ipywidgets.widgets.widget_string import HTMLStyle
 
-from simcore import figure_display, livefigure, static
+from simcore import figure_display, static
 from simcore._validate import check_int, check_real
 from simcore.livefigure import LiveFigure, held_together
 from simcore.shared_models import shared
@@ -108,8 +108,7 @@ COLORS: dict[str, str] = {
 
 if static.is_static():  # a book build: figures shown in cells render as HTML divs (simcore.static)
     static.use_static_renderer()
-else:  # in a kernel: plotly.js travels to the page now, while the chapter is still importing
-    livefigure.preload()
+else:  # in a kernel (plotly.js went to the page on ``import simcore``: simcore._page_plotly)
     figure_display.install()  # static figures shown without plotly's renderers' 1-2.5 s first import
 
 _FALLBACK = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]

@@ -17,22 +17,18 @@ In JupyterLab (the variable unset) nothing changes: panels are widgets and figur
 from __future__ import annotations
 
 import html
-import os
 from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from simcore._page_plotly import STATIC_ENV_VAR, is_static
+
 __all__ = ["ENV_VAR", "RENDERER", "is_static", "figure_html", "panel_html", "use_static_renderer"]
 
-ENV_VAR = "SIMCORE_STATIC"
+ENV_VAR = STATIC_ENV_VAR
 RENDERER = "simcore_static"
 _PLOT_CONFIG = {"displaylogo": False, "responsive": True}
-
-
-def is_static() -> bool:
-    """Return True if this process renders for a static page (``SIMCORE_STATIC=1``)."""
-    return os.environ.get(ENV_VAR, "") == "1"
 
 
 def figure_html(fig: go.Figure | Mapping) -> str:

@@ -34,7 +34,7 @@ WARMERS: list[str] = [
     "simcore.chapters.delay_tcp:warm",
     "simcore.chapters.objpack:warm",
     "simcore.chapters.ftp_sctp:warm",
-    "simcore.livefigure:warm",  # not numba: the gzipped plotly.js the live figures send once per page
+    "simcore._page_plotly:warm",  # not numba: the gzipped plotly.js the live figures send once per page
 ]
 
 
