@@ -6,8 +6,8 @@ the copy that JupyterLab's plotly extension carries (0.7-0.9 s of the page's mai
 MB), from this widget. Either way the page starts when this widget's model reaches it, and while its main thread
 evaluates plotly.js every later message of the kernel waits. So ``import simcore`` sends it first thing, before
 numba and the kernels are imported (0.2-0.3 s), and the page evaluates plotly.js while the kernel goes on
-importing rather than after. This module therefore imports only anywidget, and plotly itself only for a file
-name and a version.
+importing rather than after. So this module is light: it imports anywidget only when it makes the widget, and
+plotly only for a file name and a version; in a script (IPython not imported) ``import simcore`` imports neither.
 
 Nothing is sent outside a kernel (a script, a test) or in a book build (``SIMCORE_STATIC=1``).
 """
@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import gzip
 import os
+import sys
 import zlib
 from pathlib import Path
 
-import anywidget
-import traitlets
-
-__all__ = ["STATIC_ENV_VAR", "is_static", "library", "preload", "warm"]
+__all__ = ["STATIC_ENV_VAR", "is_static", "library", "library_class", "preload", "warm"]
 
 STATIC_ENV_VAR = "SIMCORE_STATIC"  # set by the book build (``simcore.book``): panels render as plain HTML
 
@@ -32,15 +30,25 @@ def is_static() -> bool:
     return os.environ.get(STATIC_ENV_VAR, "") == "1"
 
 
-class PlotlyLibrary(anywidget.AnyWidget):
-    """Holds plotly.js (gzipped) for the page; never displayed. One per kernel (``library()``)."""
-
-    _esm = Path(__file__).with_name("_livefigure.js")  # its initialize() starts loading plotly.js
-    bundle_gz = traitlets.Bytes().tag(sync=True)
-    version = traitlets.Unicode().tag(sync=True)  # plotly.js's version: a page that has it already uses its own
+_CLASS: list[type] = []
+_LIBRARY: list = []
 
 
-_LIBRARY: list[PlotlyLibrary] = []
+def library_class() -> type:
+    """Return the widget class that holds plotly.js (gzipped) for the page (made, importing anywidget, once)."""
+    if not _CLASS:
+        import anywidget
+        import traitlets
+
+        class PlotlyLibrary(anywidget.AnyWidget):
+            """Holds plotly.js (gzipped) for the page; never displayed. One per kernel (``library()``)."""
+
+            _esm = Path(__file__).with_name("_livefigure.js")  # its initialize() starts loading plotly.js
+            bundle_gz = traitlets.Bytes().tag(sync=True)
+            version = traitlets.Unicode().tag(sync=True)  # plotly.js's version: a page that has it uses its own
+
+        _CLASS.append(PlotlyLibrary)
+    return _CLASS[0]
 
 
 def _bundle_gz() -> bytes:
@@ -71,23 +79,22 @@ def _bundle_gz() -> bytes:
     return data
 
 
-def library() -> PlotlyLibrary:
+def library():
     """Return this kernel's library widget, making it (and so sending it to the page) on the first call."""
     if not _LIBRARY:
         from plotly.offline import get_plotlyjs_version
 
-        _LIBRARY.append(PlotlyLibrary(bundle_gz=_bundle_gz(), version=get_plotlyjs_version()))
+        _LIBRARY.append(library_class()(bundle_gz=_bundle_gz(), version=get_plotlyjs_version()))
     return _LIBRARY[0]
 
 
 def preload() -> None:
     """Inside a running kernel (and not a book build), send plotly.js to the page now."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # no IPython: nothing to preload into
+    ipython = sys.modules.get("IPython")  # a kernel has imported it long before; a script has not
+    if ipython is None or is_static():
         return
-    shell = get_ipython()
-    if shell is None or getattr(shell, "kernel", None) is None or is_static():
+    shell = ipython.get_ipython()
+    if shell is None or getattr(shell, "kernel", None) is None:
         return
     library()
 

@@ -80,7 +80,7 @@ class _FigureView(anywidget.AnyWidget):
     _height = traitlets.Int(400).tag(sync=True)
     # the figure's full state until the page has shown it (numeric arrays as bytes, see _inline)
     _snapshot = traitlets.Dict().tag(sync=True)
-    _library = traitlets.Instance(_page_plotly.PlotlyLibrary).tag(sync=True, **widgets.widget_serialization)
+    _library = traitlets.Instance(_page_plotly.library_class()).tag(sync=True, **widgets.widget_serialization)
     # answer {"type": "drawn", "seq"} after each redraw (set by LiveFigure.on_drawn)
     _ack_drawn = traitlets.Bool(False).tag(sync=True)
 

@@ -51,3 +51,7 @@ def test_nothing_is_sent_outside_a_kernel_or_in_a_book_build():
     """)
     assert out == "0"
     assert _run("import simcore.chapters; from simcore import _page_plotly; print(len(_page_plotly._LIBRARY))") == "0"
+
+
+def test_a_script_importing_simcore_imports_neither_ipython_nor_anywidget():
+    assert _run("import sys, simcore; print('IPython' in sys.modules, 'anywidget' in sys.modules)") == "False False"
