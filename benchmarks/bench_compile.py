@@ -7,7 +7,8 @@ every packet kernel. Then (same process, now warm) the median events/s of the re
 ``bench_packet.py`` (10 NewReno flows, 10 Mbit/s 20 ms bottleneck, 60 s), of the same with SCTP
 associations (how a compile trade-off lands on the other transport) and with CUBIC's window and BBR's (the cost
 of a congestion control behind the seam's out-of-line calls; BBR's pacing adds an event per paced departure).
-Aim: cold compile < 30 s.
+Aim (issue 26): cold compile under 35 s on this 2-core machine; the speed of which drifts by up to 2x within minutes,
+so compare a commit with its base in the same run, interleaved.
 ``--breakdown`` also prints where the compile went, per stage (numba's typing and lowering, LLVM's
 optimisation and machine code, cache writes) and per function (``_compile_profile.py``); the recording
 slows the compile by a few per cent, so quote times from a run without it.
@@ -64,7 +65,7 @@ r_s, t_s = median_run(dataclasses.replace(sc, connections=tuple(
     dataclasses.replace(c, transport="sctp", sctp=SctpParams()) for c in sc.connections)))
 print(f"import simcore.packet:            {t_import:7.2f} s")
 print(f"cold compile (first simulate):    {t_first - t_second:7.2f} s wall, {c_first - c_second:7.2f} s CPU"
-      "   (aim < 30 s; CPU time is the figure to trust on a busy machine)")
+      "   (aim < 35 s; CPU time is the figure to trust on a busy machine)")
 print(f"reference dumbbell: {r.events} events in {t * 1e3:.1f} ms (median of {REPEATS}) -> "
       f"{r.events / t / 1e6:.2f} M events/s")
 print(f"the same with SCTP:  {r_s.events} events in {t_s * 1e3:.1f} ms -> {r_s.events / t_s / 1e6:.2f} M events/s")
