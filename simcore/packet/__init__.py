@@ -57,12 +57,12 @@ Pieces:
 """
 
 from .batch import simulate_many
+from .bbr_share import BbrShare, ware_bbr_share
 from .bulk import BulkScenario
 from .capture.sctp_packets import chunk_bounds as sctp_chunk_bounds
 from .kernel.qdisc.codel import CoDelParams
 from .kernel.qdisc.fq_codel import FqCoDelParams
 from .kernel.qdisc.red import RedParams
-from .bbr_share import BbrShare, ware_bbr_share
 from .metrics import jain_index, mathis_throughput_bps, padhye_throughput_bps, window_limited_throughput_bps
 from .params import (
     CONGESTION_CONTROLS,

@@ -62,7 +62,7 @@ def test_simple_model_limit_is_half():
 
 def test_share_falls_with_the_buffer():
     shares = [ware_bbr_share(10e6, 0.04, x * 10e6 * 0.04 / 12000).bbr_share for x in (1, 2, 4, 8, 16, 32, 64)]
-    assert all(a > b for a, b in zip(shares, shares[1:]))
+    assert all(a > b for a, b in zip(shares[:-1], shares[1:], strict=True))
 
 
 def test_numpy_scalars_are_numbers():
