@@ -42,25 +42,26 @@ What it shows:
 - The direction agrees: in simcore, on FABRIC and in the model BBR takes most of a 1-BDP buffer and less the deeper
   the buffer.
 - simcore does not agree with the model's numbers anywhere it applies (2 BDP and more): it is 8-30 points below it
-  against CUBIC and 4-20 against Reno (from 40 s on), far outside the seeds' intervals (at most ±2.5 points).
-  FABRIC is below the model too (8-18 points against CUBIC; against Reno 15 at 2-4 BDP, 6 at 8 BDP, within 2 at
-  16-64 BDP): Linux's BBR v1 does not reach the model's share against CUBIC either, so a gap to the model alone is
-  not a defect of simcore.
+  against CUBIC and 4-20 against Reno (from 40 s on), far outside the seeds' intervals (at most ±2.5 points). FABRIC
+  is below the model too (8-18 points against CUBIC; against Reno 15 at 2-4 BDP, 6 at 8 BDP, within 2 at 16-64 BDP):
+  Linux's BBR v1 does not reach the model's share against CUBIC either, so a gap to the model alone is not a defect
+  of simcore.
 - Against FABRIC: close at 8-16 BDP, within 2.3 points from 40 s on and 5.2 over the whole run (CUBIC 44.4 / 40.9
   from 40 s against 46.5 / 41.4, at the edge of and inside FABRIC's range; Reno 47.4 / 45.1 against 48.7 / 47.4,
   just below it); further below at 2-4 BDP against CUBIC (48 and 42 against 60 and 50) and at 32-64 BDP (CUBIC 23
-  and 10 against 35 and 20; Reno 37 and 21 against 44 and 37); above at 1 BDP (92-94 against 87-89). We have not found why at 2-4 BDP; candidates not
-  modelled here: Linux BBR's ACK-aggregation allowance and TSO quanta, Linux CUBIC's HyStart, stretch ACKs (GRO) on
-  FABRIC, their run length.
+  and 10 against 35 and 20; Reno 37 and 21 against 44 and 37); above at 1 BDP (92-94 against 87-89). We have not
+  found why at 2-4 BDP; candidates not modelled here: Linux BBR's ACK-aggregation allowance and TSO quanta, Linux
+  CUBIC's HyStart, stretch ACKs (GRO) on FABRIC, their run length.
 - At 64 BDP a part of the gap is simcore's: BBR sits at its 4-segment cwnd for 15 s per PROBE_RTT (the model: 2.8
   s), half of the time. BBR's PROBE_RTT waits until its data in flight is at most 4 segments; simcore counts as in
   flight the segments the SACK scoreboard already marks lost (``tcp.cc.rate.on_ack``: ``rs_inflight`` = snd_max -
-  snd_una - SACKed, not RFC 6675's pipe, which ns-3's TcpBbr and Linux's ``tcp_packets_in_flight`` use), so the
-  200 ms timer starts only once every hole is repaired, a few segments per 2.6 s round trip at cwnd 4. Counting RFC 6675's
-  pipe instead while in recovery (an experiment outside the repository, nothing else changed) gives 2.87 s episodes
-  (model 2.80 s) and, over 10 seeds, BBR's share at 64 BDP 14.3 ± 2.1 % against CUBIC (now 9.8, FABRIC 19.8) and
-  24.3 ± 1.2 % against Reno (now 20.6, FABRIC 37.2); 32 BDP against CUBIC 26.9 ± 2.1 (now 23.1); 16 BDP and Reno at
-  32 BDP unchanged. Left to whoever owns ``tcp/cc``: the fix closes about half of the 64-BDP gap, not all of it.
+  snd_una - SACKed, not RFC 6675's pipe, which ns-3's TcpBbr and Linux's ``tcp_packets_in_flight`` use), so the 200
+  ms timer starts only once every hole is repaired, a few segments per 2.6 s round trip at cwnd 4. Counting RFC
+  6675's pipe instead while in recovery (an experiment outside the repository, nothing else changed) gives 2.87 s
+  episodes (model 2.80 s) and, over 10 seeds, BBR's share at 64 BDP 14.3 ± 2.1 % against CUBIC (now 9.8, FABRIC
+  19.8) and 24.3 ± 1.2 % against Reno (now 20.6, FABRIC 37.2); 32 BDP against CUBIC 26.9 ± 2.1 (now 23.1); 16 BDP
+  and Reno at 32 BDP unchanged. Left to whoever owns ``tcp/cc``: the fix closes about half of the 64-BDP gap to
+  FABRIC against CUBIC and a fifth against Reno.
 """
 
 from __future__ import annotations
