@@ -1,6 +1,6 @@
 """BBR v1's share of a bottleneck it shares with loss-based flows: the steady-state model of Ware, Mukerjee, Seshan
-and Sherry ("Modeling BBR's Interactions with Loss-Based Congestion Control", IMC 2019, section 5, equations 7-11),
-as Sarpkaya, Srivastava, Fund and Panwar evaluate it ("BBR's Sharing Behavior with CUBIC and Reno", IFIP Networking
+and Sherry ("Modeling BBR's Interactions with Loss-Based Congestion Control", IMC 2019: its in-flight-cap model,
+equations 1-2 and 7-11, numbered as Sarpkaya et al.'s implementation cites them), as Sarpkaya, Srivastava, Fund and Panwar evaluate it ("BBR's Sharing Behavior with CUBIC and Reno", IFIP Networking
 2025, their steady-state model on Ware's topology).
 
 Symbols (Ware's): ``c`` the bottleneck's rate in packets/s, ``l`` the base (congestion-free) RTT in s, ``q`` the
@@ -21,7 +21,7 @@ aggregate share of the link (so ``1 - p`` is the BBR flows').
    ``Probe_time = (q / c + 0.2 + l) d / 10`` there (eq. 11), and its share is
    ``(1 - p)(d - Probe_time) / d`` (eq. 10). ``d`` cancels: the share is ``(1 - p)(1 - (q / c + 0.2 + l) / 10)``.
 
-Assumptions (Ware's, section 5, kept here) beside what simcore's packet simulator does:
+Assumptions (Ware's, kept here) beside what simcore's packet simulator does:
 
 - flows are bulk, all start together and are synchronised; the buffer is full most of the time, so a flow's share of
   the link is its share of the buffer (and of the pipe). simcore: bulk flows, started 0.1 s apart; whether the

@@ -54,7 +54,8 @@ def test_ware_topology_64_bdp():
 
 
 def test_simple_model_limit_is_half():
-    # Ware sec. 5.1: q >> c l, one BBR flow: the cap alone gives BBR half (p -> 1/2). c = 1000, l = 1 ms, q = 5000:
+    # Ware's simple model (eqs. 1-3, q >> c l), one BBR flow: the cap alone gives BBR half (p -> 1/2).
+    # c = 1000, l = 1 ms, q = 5000:
     # p = 0.5 - 1/(2 * 5000) - 4/5000 = 0.4991
     m = ware_bbr_share(C_BPS, 0.001, 5000)
     assert m.cap_share == pytest.approx(0.5009)
