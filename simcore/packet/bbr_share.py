@@ -1,7 +1,8 @@
-"""BBR v1's share of a bottleneck it shares with loss-based flows: the steady-state model of Ware, Mukerjee, Seshan
-and Sherry ("Modeling BBR's Interactions with Loss-Based Congestion Control", IMC 2019: its in-flight-cap model,
-equations 1-2 and 7-11, numbered as Sarpkaya et al.'s implementation cites them), as Sarpkaya, Srivastava, Fund and Panwar evaluate it ("BBR's Sharing Behavior with CUBIC and Reno", IFIP Networking
-2025, their steady-state model on Ware's topology).
+"""BBR v1's share of a bottleneck it shares with loss-based flows: the steady-state model of Ware, Mukerjee, Seshan and
+Sherry ("Modeling BBR's Interactions with Loss-Based Congestion Control", IMC 2019: its in-flight-cap model,
+equations 1-2 and 7-11, numbered as Sarpkaya et al.'s implementation cites them), as Sarpkaya, Srivastava, Fund and
+Panwar evaluate it ("BBR's Sharing Behavior with CUBIC and Reno", IFIP Networking 2025, their steady-state model on
+Ware's topology).
 
 Symbols (Ware's): ``c`` the bottleneck's rate in packets/s, ``l`` the base (congestion-free) RTT in s, ``q`` the
 buffer in packets, ``X = q / (c l)`` the buffer in BDPs, ``N`` the number of BBR flows, ``p`` the loss-based flows'
