@@ -2,7 +2,7 @@
 FABRIC measurements (issue 26 item 3).
 
 Run: .venv/bin/python benchmarks/bench_bbr_share.py [--seeds 10] [--duration 400] [--no-reno] [--no-diagnose]
-     [--fabric CSV]     (about 1.5 min of CPU with the defaults, numba's cache warm)
+     [--fabric CSV]     (about 50 s of CPU with the defaults, numba's cache warm)
 
 Ware's topology, as Sarpkaya, Srivastava, Fund and Panwar (IFIP Networking 2025) run it on FABRIC: one BBR v1 flow
 and one loss-based flow through a drop-tail bottleneck of 10 Mbit/s, 40 ms base RTT (one BDP = 33.3 packets of 1500
@@ -16,29 +16,40 @@ draws BBR's first gain phase and the links' jitter), the same from 40 s on (afte
 model's prediction (``simcore.packet.ware_bbr_share``: Ware, IMC 2019, eqs. 7-11) and its share between PROBE_RTTs
 (1 - p, eq. 9), and FABRIC's measured share (mean and range of their three runs) when the developers' transcription
 (``--fabric``: the developers' shared area, ``data/sarpkaya2025_ware_topology.csv``, never in the repository) is
-there. FABRIC's run length is not known to us (their notebook was not read that far): their figures are read as
-goodput over the whole run.
+there.
 
 The diagnosis (``--no-diagnose`` skips it): one traced run per buffer (CUBIC, seed 1, 120 s) measures the time BBR
 spends with cwnd at its 4-segment floor (PROBE_RTT, or a recovery that collapsed the window) and how long each such
 episode lasts, beside the model's PROBE_RTT time (eq. 11: q/c + 0.2 s + l every 10 s).
 
-Shares are of the two flows' goodput (FABRIC's two flows sum to 9.4-9.6 Mbit/s, simcore's to ~9.7: the payload the
-link carries); read as fractions of the 10 Mbit/s link rate instead, every measured share is ~4-5 % (relative) lower
-and the model's is unchanged: the verdicts below hold under either reading.
+Two readings of "share", both printed: BBR's part of the two flows' goodput, and BBR's goodput over the link rate
+(10 Mbit/s), which is what Sarpkaya et al. plot as "link fraction" (their notebook divides each run's goodput by 10;
+their three files per figure are three trials). The two flows' goodputs sum to ~9.5 Mbit/s in simcore and on
+FABRIC, so the second reading is ~5 % (relative) below the first for both, and the model's number is the same under
+both: the verdicts below hold under either. FABRIC's run length is not known to us (their notebook's experiment
+cells were not read); their figures are read as goodput over the whole run.
 
-Figures (2026-11-29, 10 seeds, 400 s, load ~1-3 on 2 cores; CPU 45 s), BBR's share, mean ± 95 % interval:
+Figures (2026-11-29, 10 seeds, 400 s, load ~1 on 2 cores, CPU 45 s), BBR's share, % (simcore: mean ± 95 % interval
+over seeds; FABRIC: mean [min, max] of 3 trials; "link": BBR's goodput / 10 Mbit/s, means):
 
-    buffer | vs CUBIC: simcore  from 40 s   model  FABRIC         | vs Reno: simcore  from 40 s   model  FABRIC
-     1 BDP |  92.2 ± 0.2   92.3 ± 0.2    97.2   86.5 [86.2, 86.7] |  94.1 ± 0.1   94.2 ± 0.1    97.2   88.8 [88.4, 89.3]
-     2 BDP |  47.8 ± 1.0   48.0 ± 1.0    78.3   60.1 [59.3, 60.7] |  58.2 ± 1.0   58.1 ± 1.0    78.3   63.8 [62.9, 65.4]
-     4 BDP |  41.2 ± 0.8   41.9 ± 0.9    62.9   50.3 [49.8, 51.2] |  44.0 ± 0.3   44.9 ± 0.4    62.9   48.2 [47.9, 48.5]
-     8 BDP |  42.1 ± 0.7   44.4 ± 0.8    54.5   46.5 [44.4, 48.4] |  45.3 ± 0.1   47.4 ± 0.2    54.5   48.7 [47.9, 49.2]
-    16 BDP |  38.2 ± 1.9   40.9 ± 2.0    49.1   41.4 [40.3, 42.2] |  42.2 ± 0.2   45.1 ± 0.2    49.1   47.4 [46.9, 47.6]
-    32 BDP |  23.1 ± 2.3   24.8 ± 2.5    44.0   34.6 [33.4, 35.8] |  36.7 ± 0.4   39.5 ± 0.4    44.0   44.1 [44.0, 44.3]
-    64 BDP |   9.8 ± 1.5    9.9 ± 1.3    36.7   19.8 [17.7, 21.6] |  20.6 ± 1.6   22.3 ± 1.7    36.7   37.2 [37.1, 37.4]
+    vs CUBIC  simcore  from 40 s  link | model  (1-p) | FABRIC             link
+     1 BDP  92.2 ± 0.2  92.3 ± 0.2  87.9 |  97.2  100.0 | 86.5 [86.2, 86.7]  81.4
+     2 BDP  47.8 ± 1.0  48.0 ± 1.0  46.3 |  78.3   80.8 | 60.1 [59.3, 60.7]  57.3
+     4 BDP  41.2 ± 0.8  41.9 ± 0.9  40.1 |  62.9   65.5 | 50.3 [49.8, 51.2]  48.1
+     8 BDP  42.1 ± 0.7  44.4 ± 0.8  41.0 |  54.5   57.7 | 46.5 [44.4, 48.4]  44.5
+    16 BDP  38.2 ± 1.9  40.9 ± 2.0  37.1 |  49.1   53.9 | 41.4 [40.3, 42.2]  39.6
+    32 BDP  23.1 ± 2.3  24.8 ± 2.5  22.5 |  44.0   51.9 | 34.6 [33.4, 35.8]  33.1
+    64 BDP   9.8 ± 1.5   9.9 ± 1.3   9.5 |  36.7   51.0 | 19.8 [17.7, 21.6]  18.9
+    vs Reno
+     1 BDP  94.1 ± 0.1  94.2 ± 0.1  89.7 |  97.2  100.0 | 88.8 [88.4, 89.3]  83.6
+     2 BDP  58.2 ± 1.0  58.1 ± 1.0  56.3 |  78.3   80.8 | 63.8 [62.9, 65.4]  60.7
+     4 BDP  44.0 ± 0.3  44.9 ± 0.4  42.8 |  62.9   65.5 | 48.2 [47.9, 48.5]  46.1
+     8 BDP  45.3 ± 0.1  47.4 ± 0.2  44.1 |  54.5   57.7 | 48.7 [47.9, 49.2]  46.6
+    16 BDP  42.2 ± 0.2  45.1 ± 0.2  41.1 |  49.1   53.9 | 47.4 [46.9, 47.6]  45.3
+    32 BDP  36.7 ± 0.4  39.5 ± 0.4  35.7 |  44.0   51.9 | 44.1 [44.0, 44.3]  42.2
+    64 BDP  20.6 ± 1.6  22.3 ± 1.7  20.1 |  36.7   51.0 | 37.2 [37.1, 37.4]  35.6
 
-What it shows:
+What it shows (points are of the share of the two goodputs):
 - The direction agrees: in simcore, on FABRIC and in the model BBR takes most of a 1-BDP buffer and less the deeper
   the buffer.
 - simcore does not agree with the model's numbers anywhere it applies (2 BDP and more): it is 8-30 points below it
@@ -99,13 +110,14 @@ def scenario(buffer_packets: int, loss_cc: str, duration_s: float):
                                                      for c, tp in zip(sc.connections, tcps, strict=True)))
 
 
-def shares(buffer_packets: int, loss_cc: str, duration_s: float, seed: int) -> tuple[float, float]:
+def shares(buffer_packets: int, loss_cc: str, duration_s: float, seed: int) -> tuple[float, float, float]:
     """BBR's share of the two flows' goodput over the whole run and from SETTLE_S on (a run to SETTLE_S is the
-    same run's prefix: same seed, same events up to then)."""
+    same run's prefix: same seed, same events up to then), and its goodput over the whole run as a fraction of the
+    link rate (Sarpkaya et al.'s "link fraction")."""
     whole = simulate(scenario(buffer_packets, loss_cc, duration_s), seed=seed).delivered_bytes[:, 0].astype(float)
     head = simulate(scenario(buffer_packets, loss_cc, SETTLE_S), seed=seed).delivered_bytes[:, 0].astype(float)
     late = whole - head
-    return whole[0] / whole.sum(), late[0] / late.sum()
+    return whole[0] / whole.sum(), late[0] / late.sum(), whole[0] * 8.0 / duration_s / RATE_BPS
 
 
 def mean_ci(xs: list[float]) -> str:
@@ -116,8 +128,9 @@ def mean_ci(xs: list[float]) -> str:
     return f"{m:6.1%} ±{half:5.1%}"
 
 
-def fabric_shares(path: Path | None) -> dict[tuple[str, int], list[float]]:
-    """{(loss_cc, buffer_bdp): [BBR's share in each FABRIC run]} from the developers' transcription, or {}."""
+def fabric_shares(path: Path | None) -> dict[tuple[str, int], list[tuple[float, float]]]:
+    """{(loss_cc, buffer_bdp): [(BBR's share of the two goodputs, its goodput / link rate) in each FABRIC run]} from
+    the developers' transcription, or {}."""
     if path is None or not path.is_file():
         return {}
     out: dict[tuple[str, int], list[float]] = {}
@@ -125,7 +138,7 @@ def fabric_shares(path: Path | None) -> dict[tuple[str, int], list[float]]:
         if line.startswith("#") or line.startswith("loss_cc") or not line.strip():
             continue
         cc, x, _trial, bbr, loss = line.split(",")
-        out.setdefault((cc, int(x)), []).append(float(bbr) / (float(bbr) + float(loss)))
+        out.setdefault((cc, int(x)), []).append((float(bbr) / (float(bbr) + float(loss)), float(bbr) * 1e6 / RATE_BPS))
     return out
 
 
@@ -167,15 +180,19 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.process_time()
     for cc in ("cubic",) + (() if args.no_reno else ("reno",)):
         print(f"\nBBR's share against one {cc.upper()} flow")
-        print(" buffer   packets | simcore whole run  from 40 s         | model eq.10  (1-p) | FABRIC mean  [min, max]")
+        print(" buffer   packets | simcore whole run  from 40 s        of link | model eq.10  (1-p) | "
+              "FABRIC mean  [min, max]        of link")
         for x in BUFFERS_BDP:
             q = round(x * BDP_PACKETS)
             runs = [shares(q, cc, args.duration, s) for s in range(1, args.seeds + 1)]
             m = ware_bbr_share(RATE_BPS, RTT_S, q, 1, PKT_BYTES)
             fab = fabric.get((cc, x))
-            fab_s = (f"{statistics.fmean(fab):6.1%}  [{min(fab):5.1%}, {max(fab):5.1%}]" if fab else "absent")
-            print(f" {x:3d} BDP  {q:6d}  | {mean_ci([a for a, _ in runs])}   {mean_ci([b for _, b in runs])} | "
-                  f"{m.bbr_share:6.1%}    {m.cap_share:6.1%} | {fab_s}", flush=True)
+            sh = [a for a, _ in fab] if fab else []
+            fab_s = (f"{statistics.fmean(sh):6.1%}  [{min(sh):5.1%}, {max(sh):5.1%}]  "
+                     f"{statistics.fmean([b for _, b in fab]):6.1%}" if fab else "absent")
+            print(f" {x:3d} BDP  {q:6d}  | {mean_ci([a for a, _, _ in runs])}   {mean_ci([b for _, b, _ in runs])}  "
+                  f"{statistics.fmean([c for _, _, c in runs]):6.1%} | {m.bbr_share:6.1%}    {m.cap_share:6.1%} | "
+                  f"{fab_s}", flush=True)
     cpu_runs = time.process_time() - t0
     if not args.no_diagnose:
         print(f"\nDiagnosis (CUBIC, seed 1, 120 s traced): BBR's time at its 4-segment cwnd floor from {SETTLE_S:g} s "
