@@ -39,8 +39,8 @@ rate, and BBR's max filter keeps exactly those. Evidence: simcore run with ns-3'
 goodput 9.550 Mbit/s and mean queue 32.1 packets against ns-3's 9.537 and 31.5 (simcore as it is: 4.4); on
 bbr_cubic_q33 BBR's share becomes 96 % (ns-3 99 %, simcore as it is 91 %), mean queue 25.0 (ns-3 21.3), drops 1953
 (ns-3 685). simcore keeps Linux's and the draft's rule: the remaining gap is ns-3's, not a setting of the scenario.
-The steady-state model of Sarpkaya, Srivastava, Fund and Panwar (IFIP Networking 2025) is not checked here: the
-paper was not available to us.
+The steady-state model Sarpkaya, Srivastava, Fund and Panwar (IFIP Networking 2025) evaluate (Ware et al., IMC 2019)
+is checked by ``bench_bbr_share.py``, beside their FABRIC measurements.
 """
 
 from __future__ import annotations

@@ -36,6 +36,8 @@ Pieces:
   (``PacketResult.aborted_s``).
 - ``metrics``: ``jain_index``, ``mathis_throughput_bps``, ``padhye_throughput_bps`` (PFTK, with timeouts),
   ``window_limited_throughput_bps``.
+- ``ware_bbr_share`` (``bbr_share``): BBR v1's share of a bottleneck shared with loss-based flows, Ware et al.'s
+  steady-state model (IMC 2019); ``benchmarks/bench_bbr_share.py`` runs simcore's BBR against it.
 - ``Connection(transport="tcp_streams")`` + ``Message(stream=k)``: TCP with per-stream delivery (not
   SCTP: TCP's handshake and congestion control, no head-of-line blocking across streams at the
   receiver); ``Connection(header_bytes=...)`` sets its per-packet header size.
@@ -55,6 +57,7 @@ Pieces:
 """
 
 from .batch import simulate_many
+from .bbr_share import BbrShare, ware_bbr_share
 from .bulk import BulkScenario
 from .capture.sctp_packets import chunk_bounds as sctp_chunk_bounds
 from .kernel.qdisc.codel import CoDelParams
@@ -85,6 +88,7 @@ from .simulate import HopTrace, PacketResult, PacketTrace, QueueTrace, SojournTr
 from .topology import Dumbbell, chain, dumbbell
 
 __all__ = [
+    "BbrShare",
     "CONGESTION_CONTROLS",
     "LOSS_WHERE",
     "POOL_RULES",
@@ -123,5 +127,6 @@ __all__ = [
     "sctp_message_wire_bytes",
     "simulate",
     "simulate_many",
+    "ware_bbr_share",
     "window_limited_throughput_bps",
 ]
