@@ -462,6 +462,8 @@ def _sack_send(S, h, t):
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_sack(S, h, p):
+    """Mark SACKed every segment of half ``h`` wholly inside a SACK block of packet ``p``; return the highest end of
+    those blocks (-1: the packet has none)."""
     pkt = S.pkt
     half = S.half
     cap = S.seg.shape[1]
@@ -469,11 +471,13 @@ def _apply_sack(S, h, p):
     seg = S.seg
     n = half[h].seg_n
     head = half[h].seg_head
+    top = -1
     for b in range(3):
         lo = pkt[p].sack[2 * b]
         if lo < 0:
             continue
         hb = pkt[p].sack[2 * b + 1]
+        top = max(top, hb)
         for k in range(n):
             idx = head + k
             if idx >= cap:
@@ -481,6 +485,7 @@ def _apply_sack(S, h, p):
             s = seg[row, idx].start
             if s >= lo and s + seg[row, idx].len <= hb:
                 seg[row, idx].flags |= L.G_SACKED
+    return top
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -498,9 +503,10 @@ def on_ack(S, h, p, t):
     recovery = conn[c].recovery
     mss = conn[c].mss
     acked = 0
+    sack_top = -1
     if recovery == L.REC_SACK:
-        _apply_sack(S, h, p)
-    cc_delivered(S, h, ack, recovery == L.REC_SACK, t)
+        sack_top = _apply_sack(S, h, p)
+    cc_delivered(S, h, ack, sack_top, t)
     if ack > una:
         if half[h].rtt_seq >= 0 and ack >= half[h].rtt_seq:
             rtt_sample(S, h, half[h].rtt_t0, t)

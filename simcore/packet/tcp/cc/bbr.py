@@ -419,9 +419,9 @@ def sent(S, h, row, idx, t):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def delivered(S, h, ack, sack, t):
+def delivered(S, h, ack, sack_top, t):
     """An ACK arrived (SACK blocks applied): the delivery-rate sample (``rate.on_ack``)."""
-    rate.on_ack(S, h, ack, sack, t)
+    rate.on_ack(S, h, ack, sack_top, t)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)

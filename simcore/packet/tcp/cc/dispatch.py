@@ -25,8 +25,9 @@ each module has them all and that each hook here calls each registered module. W
   retransmitting (``CA_CWR``).
 - ``cc_sent(S, h, row, idx, t)``: the segment at ``S.seg[row, idx]`` was just sent (new or again): where an
   algorithm that samples the delivery rate records what it needs in it (``rate.on_sent``; ns-3's ``SkbSent``).
-- ``cc_delivered(S, h, ack, sack, t)``: an ACK up to ``ack`` arrived (its SACK blocks applied if ``sack``), before
-  the scoreboard drops what it acknowledges: the delivery-rate sample (``rate.on_ack``; ns-3's ``GenerateSample``).
+- ``cc_delivered(S, h, ack, sack_top, t)``: an ACK up to ``ack`` arrived (its SACK blocks applied; ``sack_top`` the
+  highest end of those blocks, -1 none or no SACK), before the scoreboard drops what it acknowledges: the
+  delivery-rate sample (``rate.on_ack``; ns-3's ``GenerateSample``).
 - ``cc_app_limited(S, h, t)``: the sender has no data left to send (ns-3's ``CalculateAppLimited``).
 
 Pacing is the sender's (``tcp.sender``): an algorithm that paces sets ``S.half[h].pace_rate_Bps`` (0: not paced).
@@ -135,14 +136,14 @@ def cc_sent(S, h, row, idx, t):
 
 
 @njit(cache=True, inline="always")
-def cc_delivered(S, h, ack, sack, t):
+def cc_delivered(S, h, ack, sack_top, t):
     a = S.conn[h >> 1].cc
     if a == CC_RENO:
-        reno.delivered(S, h, ack, sack, t)
+        reno.delivered(S, h, ack, sack_top, t)
     elif a == CC_CUBIC:
-        cubic.delivered(S, h, ack, sack, t)
+        cubic.delivered(S, h, ack, sack_top, t)
     elif a == CC_BBR:
-        outline(bbr.delivered, (S, h, ack, sack, t))
+        outline(bbr.delivered, (S, h, ack, sack_top, t))
 
 
 @njit(cache=True, inline="always")
