@@ -216,20 +216,21 @@ def syn_timeout(S, h, t):
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pace_arm(S, h):
-    """Half ``h`` waits for its next departure time: an ``EV_PACE`` event then, unless one is pending."""
-    if S.half[h].pace_ev == 0:
-        S.half[h].pace_ev = 1
-        push(S, S.half[h].pace_next_t, L.EV_PACE, h)
+    """Half ``h`` waits for its next departure time and has no ``EV_PACE`` event pending: one then."""
+    S.half[h].pace_ev = 1
+    push(S, S.half[h].pace_next_t, L.EV_PACE, h)
 
 
 @njit(cache=True, inline="always")
 def _pace_wait(S, h, t):
     """Return True if half ``h`` is paced (``pace_rate_Bps`` > 0) and its next departure time has not come; an
     ``EV_PACE`` event at that time is then pending (``tcp.events.tcp_pace`` sends again). The event is pushed by
-    an out-of-line call: the heap's code stays out of ``try_send``, which every sender's path compiles."""
+    an out-of-line call: the heap's code stays out of ``try_send``, which every sender's path compiles; most ACKs of
+    a paced sender find the event pending already, and make no call."""
     half = S.half
     if half[h].pace_rate_Bps > 0.0 and t < half[h].pace_next_t:
-        outline(_pace_arm, (S, h))
+        if half[h].pace_ev == 0:
+            outline(_pace_arm, (S, h))
         return True
     return False
 
