@@ -424,7 +424,7 @@ def delivered(S, h, ack, sack_top, t):
     rate.on_ack(S, h, ack, sack_top, t)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def app_limited(S, h, t):
     """The sender has no more data to send: mark the samples application-limited unless cwnd is the limit."""
     half = S.half

@@ -2,7 +2,11 @@
 
 Each hook dispatches on the connection's ``S.conn[c].cc`` column (``registry.CC_*``) with one branch per
 algorithm: Reno's arithmetic inline (its hooks are a few lines, run per ACK), every other algorithm's through one
-out-of-line call (``outline``: one compiled copy, whatever the number of call sites). An algorithm module defines
+out-of-line call (``outline``: one compiled copy, whatever the number of call sites), but for the hooks that run on
+every ACK or every segment sent (``cc_delivered``, ``cc_ack_done``, ``cc_sent``, ``cc_app_limited``) of an algorithm
+that works there (BBR): each is called from one place in the sender, so an ordinary call, which LLVM inlines,
+compiles one copy as well and saves a call per ACK (BBR's app-limited mark, three lines, is inlined by numba). A new
+algorithm goes through ``outline`` until a profile says otherwise. An algorithm module defines
 every hook below under the short name (``ack``, ``ssthresh``, ...); ``tests/packet/test_cc_seam.py`` checks that
 each module has them all and that each hook here calls each registered module. When the sender calls them
 (``tcp.sender``), and their ns-3 counterparts (Reno and CUBIC answer the last three with nothing):
@@ -110,7 +114,7 @@ def cc_ack_done(S, h, acked, t):
     elif a == CC_CUBIC:
         outline(cubic.ack_done, (S, h, acked, t))
     elif a == CC_BBR:
-        outline(bbr.ack_done, (S, h, acked, t))
+        bbr.ack_done(S, h, acked, t)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -132,7 +136,7 @@ def cc_sent(S, h, row, idx, t):
     elif a == CC_CUBIC:
         cubic.sent(S, h, row, idx, t)
     elif a == CC_BBR:
-        outline(bbr.sent, (S, h, row, idx, t))
+        bbr.sent(S, h, row, idx, t)
 
 
 @njit(cache=True, inline="always")
@@ -143,7 +147,7 @@ def cc_delivered(S, h, ack, sack_top, t):
     elif a == CC_CUBIC:
         cubic.delivered(S, h, ack, sack_top, t)
     elif a == CC_BBR:
-        outline(bbr.delivered, (S, h, ack, sack_top, t))
+        bbr.delivered(S, h, ack, sack_top, t)
 
 
 @njit(cache=True, inline="always")
@@ -154,4 +158,4 @@ def cc_app_limited(S, h, t):
     elif a == CC_CUBIC:
         cubic.app_limited(S, h, t)
     elif a == CC_BBR:
-        outline(bbr.app_limited, (S, h, t))
+        bbr.app_limited(S, h, t)
