@@ -197,6 +197,27 @@ def test_probe_rtt_after_10_s_without_a_lower_rtt_at_4_segments_for_200_ms_then_
     assert S.half["cwnd"][0] == cwnd + 2 * MSS and S.cc["bbr_min_rtt_stamp"][0] == 11.21
 
 
+def test_acks_that_deliver_nothing_in_startup_move_nothing_until_rtprop_expires_outside_an_idle_restart():
+    """A half with no data of its own takes every segment its peer sends as an ACK that delivers nothing: no round,
+    no sample (draft sec. 4.1), so STARTUP, the window and the pacing rate stay; once RTprop's 10 s are up PROBE_RTT
+    starts (sec. 4.3.5: BBRCheckProbeRTT), unless the sender restarts from idle (``idle_restart``), and then the
+    window is 4 SMSS."""
+    S = _state()
+    _start(S, 0.0)
+    _sample(S, 0.1, 0.0, 0.1, MSS, 0)  # the handshake's RTT: RTprop 0.1 s, stamped at 0.1 s
+    before = (S.half["cwnd"][0], S.half["pace_rate_Bps"][0])
+    for t in (0.5, 5.0, 9.9):
+        _sample(S, t, 0.0, -1.0, 0, 0)
+        assert S.cc["bbr_mode"][0] == bbr.MODE_STARTUP and (S.half["cwnd"][0], S.half["pace_rate_Bps"][0]) == before
+    S.cc["bbr_idle_restart"][0] = 1
+    _sample(S, 10.2, 0.0, -1.0, 0, 0)  # expired, but restarting from idle: no PROBE_RTT
+    assert S.cc["bbr_mode"][0] == bbr.MODE_STARTUP and S.cc["bbr_min_rtt_expired"][0] == 1
+    assert (S.half["cwnd"][0], S.half["pace_rate_Bps"][0]) == before
+    S.cc["bbr_idle_restart"][0] = 0
+    _sample(S, 10.3, 0.0, -1.0, 0, 0)
+    assert S.cc["bbr_mode"][0] == bbr.MODE_PROBE_RTT and S.half["cwnd"][0] == 4 * MSS
+
+
 def test_the_first_phase_is_random_from_the_connection_seed_never_the_drain_phase():
     firsts = []
     for seed in range(60):
