@@ -1,14 +1,14 @@
 """Numba: the congestion-control seam, the hooks the TCP sender calls (ns-3's ``TcpCongestionOps``).
 
-Each hook dispatches on the connection's ``S.conn[c].cc`` column (``registry.CC_*``) with one branch per
-algorithm: Reno's arithmetic inline (its hooks are a few lines, run per ACK), every other algorithm's through one
-out-of-line call (``outline``: one compiled copy, whatever the number of call sites), but for the hooks that run on
-every ACK or every segment sent (``cc_delivered``, ``cc_ack_done``, ``cc_sent``, ``cc_app_limited``) of an algorithm
-that works there (BBR): each is called from one place in the sender, so an ordinary call, which LLVM inlines,
-compiles one copy as well and saves a call per ACK (BBR's app-limited mark, three lines, is inlined by numba). A new
-algorithm goes through ``outline`` until a profile says otherwise. An algorithm module defines
-every hook below under the short name (``ack``, ``ssthresh``, ...); ``tests/packet/test_cc_seam.py`` checks that
-each module has them all and that each hook here calls each registered module. When the sender calls them
+Each hook dispatches on the connection's ``S.conn[c].cc`` column (``registry.CC_*``) with one branch per algorithm:
+Reno's arithmetic inline (its hooks are a few lines, run per ACK), every other algorithm's through one out-of-line
+call (``outline``: one compiled copy, whatever the number of call sites), but for the hooks that run on every ACK or
+every segment sent (``cc_delivered``, ``cc_ack``, ``cc_ack_done``, ``cc_sent``, ``cc_app_limited``) of an algorithm
+that works there, or does nothing there (BBR): each is called from one place in the sender, so an ordinary call,
+which LLVM inlines, compiles one copy as well and saves a call per ACK (BBR's app-limited mark, three lines, is
+inlined by numba). A new algorithm goes through ``outline`` until a profile says otherwise. An algorithm module
+defines every hook below under the short name (``ack``, ``ssthresh``, ...); ``tests/packet/test_cc_seam.py`` checks
+that each module has them all and that each hook here calls each registered module. When the sender calls them
 (``tcp.sender``), and their ns-3 counterparts (Reno and CUBIC answer the last three with nothing):
 
 - ``cc_init(S, h, t)``: the half starts (its SYN queued; cwnd = IW, ssthresh set) (``Init``).
@@ -71,7 +71,7 @@ def cc_ack(S, h, acked, t):
     elif a == CC_CUBIC:
         outline(cubic.ack, (S, h, acked, t))
     elif a == CC_BBR:
-        outline(bbr.ack, (S, h, acked, t))
+        bbr.ack(S, h, acked, t)
 
 
 @njit(cache=True, inline="always")
