@@ -362,10 +362,13 @@ def _is_lost(cnt_above, bytes_above, thresh, mss):
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def first_hole_lost(S, h):
-    """Return RFC 6675's IsLost(HighACK + 1) for half ``h`` (the segment at snd_una)."""
+    """Return RFC 6675's IsLost(HighACK + 1) for half ``h`` (the segment at snd_una): counting the SACKed segments
+    above it stops as soon as they are enough (the count only grows)."""
     half = S.half
     conn = S.conn
     c = h >> 1
+    thresh = conn[c].dupthresh
+    mss = conn[c].mss
     cap = S.seg.shape[1]
     row = S.half[h].seg_row
     head = half[h].seg_head
@@ -378,7 +381,9 @@ def first_hole_lost(S, h):
         if S.seg[row, idx].flags & L.G_SACKED:
             cnt += 1
             nbytes += S.seg[row, idx].len
-    return _is_lost(cnt, nbytes, conn[c].dupthresh, conn[c].mss)
+            if _is_lost(cnt, nbytes, thresh, mss):
+                return True
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -464,7 +469,8 @@ def _sack_send(S, h, t):
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_sack(S, h, p):
     """Mark SACKed every segment of half ``h`` wholly inside a SACK block of packet ``p``; return the highest end of
-    those blocks (-1: the packet has none)."""
+    those blocks (-1: the packet has none). The scoreboard is in sequence order: each block's segments are found by
+    bisection and read up to the block's end, not the whole window per block."""
     pkt = S.pkt
     half = S.half
     cap = S.seg.shape[1]
@@ -479,12 +485,25 @@ def _apply_sack(S, h, p):
             continue
         hb = pkt[p].sack[2 * b + 1]
         top = max(top, hb)
-        for k in range(n):
+        a = 0  # the first segment starting at or after lo: segments [0, a) start below it
+        z = n
+        while a < z:
+            m = (a + z) >> 1
+            idx = head + m
+            if idx >= cap:
+                idx -= cap
+            if seg[row, idx].start < lo:
+                a = m + 1
+            else:
+                z = m
+        for k in range(a, n):
             idx = head + k
             if idx >= cap:
                 idx -= cap
             s = seg[row, idx].start
-            if s >= lo and s + seg[row, idx].len <= hb:
+            if s >= hb:
+                break
+            if s + seg[row, idx].len <= hb:
                 seg[row, idx].flags |= L.G_SACKED
     return top
 
