@@ -387,6 +387,38 @@ def first_hole_lost(S, h):
 
 
 @njit(cache=True, inline="always")
+def _next_to_resend(S, h, k, cnt_above, bytes_above, lost_ones):
+    """Return (j, cnt_above, bytes_above) for the lowest segment j > k of half ``h`` that is unSACKed, not yet
+    retransmitted in this recovery and lost (``lost_ones``) or else not lost with a SACKed segment above it (NextSeg's
+    rules 1 and 3), given the SACKed segments and bytes above segment k; j = -1 if there is none."""
+    half = S.half
+    conn = S.conn
+    c = h >> 1
+    mss = conn[c].mss
+    thresh = conn[c].dupthresh
+    cap = S.seg.shape[1]
+    row = half[h].seg_row
+    seg = S.seg
+    epoch = half[h].rec_epoch
+    head = half[h].seg_head
+    for j in range(k + 1, half[h].seg_n):
+        if cnt_above == 0:
+            break  # nothing SACKed above: no candidate of either rule from here on
+        idx = head + j
+        if idx >= cap:
+            idx -= cap
+        if seg[row, idx].flags & L.G_SACKED:
+            cnt_above -= 1
+            bytes_above -= seg[row, idx].len
+            continue
+        if seg[row, idx].epoch == epoch:
+            continue
+        if _is_lost(cnt_above, bytes_above, thresh, mss) == lost_ones:
+            return j, cnt_above, bytes_above
+    return -1, 0, 0
+
+
+@njit(cache=True, inline="always")
 def _sack_send(S, h, t):
     """RFC 6675 step (C): while cwnd - pipe >= 1 SMSS, send the segment NextSeg() names.
 
@@ -396,7 +428,12 @@ def _sack_send(S, h, t):
     first unSACKed, not yet retransmitted segment below the highest SACKed one; (4) once per recovery,
     a rescue retransmission of the highest unSACKed segment (not counted in pipe as retransmitted). We
     skip rule 4 when that segment was already retransmitted in this recovery: the RFC's letter would
-    resend it while its retransmission is in flight; its purpose, a lost tail, is kept."""
+    resend it while its retransmission is in flight; its purpose, a lost tail, is kept.
+
+    The scoreboard is read in full once per call: what a send changes is known (a retransmission adds its
+    segment to pipe once more and is no longer a candidate, so the next one is found above it; new data adds
+    its bytes to pipe and becomes the highest unSACKed segment; the SACK marks, hence IsLost, do not change),
+    where reading it again for each segment sent cost O(window) per segment in recovery."""
     half = S.half
     conn = S.conn
     c = h >> 1
@@ -407,39 +444,44 @@ def _sack_send(S, h, t):
     seg = S.seg
     epoch = half[h].rec_epoch
     sent = 0
+    n = half[h].seg_n
+    head = half[h].seg_head
+    pipe = 0
+    cnt_above = 0
+    bytes_above = 0
+    nxt1 = -1  # rule 1
+    nxt3 = -1  # rule 3
+    c1 = b1 = c3 = b3 = 0  # the SACKed segments and bytes above each
+    top = -1  # highest unSACKed segment (rule 4)
+    for k in range(n - 1, -1, -1):
+        idx = head + k
+        if idx >= cap:
+            idx -= cap
+        ln = seg[row, idx].len
+        if seg[row, idx].flags & L.G_SACKED:
+            cnt_above += 1
+            bytes_above += ln
+            continue
+        if top < 0:
+            top = k
+        lost = _is_lost(cnt_above, bytes_above, thresh, mss)
+        if not lost:
+            pipe += ln
+        if seg[row, idx].epoch == epoch:
+            pipe += ln
+        elif lost:
+            nxt1 = k
+            c1 = cnt_above
+            b1 = bytes_above
+        elif cnt_above > 0:
+            nxt3 = k
+            c3 = cnt_above
+            b3 = bytes_above
     while True:
-        n = half[h].seg_n
-        head = half[h].seg_head
-        pipe = 0
-        cnt_above = 0
-        bytes_above = 0
-        nxt1 = -1  # rule 1
-        nxt3 = -1  # rule 3
-        top = -1  # highest unSACKed segment (rule 4)
-        for k in range(n - 1, -1, -1):
-            idx = head + k
-            if idx >= cap:
-                idx -= cap
-            ln = seg[row, idx].len
-            if seg[row, idx].flags & L.G_SACKED:
-                cnt_above += 1
-                bytes_above += ln
-                continue
-            if top < 0:
-                top = k
-            lost = _is_lost(cnt_above, bytes_above, thresh, mss)
-            if not lost:
-                pipe += ln
-            if seg[row, idx].epoch == epoch:
-                pipe += ln
-            elif lost:
-                nxt1 = k
-            elif cnt_above > 0:
-                nxt3 = k
         if half[h].cwnd - pipe < mss - 1e-9 or _pace_wait(S, h, t):
             break
         ln, fin = _new_segment_len(S, h, c)
-        new_ok = ((ln > 0 or fin) and n < cap
+        new_ok = ((ln > 0 or fin) and half[h].seg_n < cap
                   and half[h].snd_max + ln - half[h].snd_una <= conn[c].rwnd)
         if nxt1 >= 0 or (nxt3 >= 0 and not new_ok):
             k = nxt1 if nxt1 >= 0 else nxt3
@@ -448,8 +490,15 @@ def _sack_send(S, h, t):
                 idx -= cap
             seg[row, idx].epoch = epoch
             outline(send_segment, (S, h, k, t, True))
+            pipe += seg[row, idx].len
+            if nxt1 >= 0:
+                nxt1, c1, b1 = _next_to_resend(S, h, k, c1, b1, True)
+            else:
+                nxt3, c3, b3 = _next_to_resend(S, h, k, c3, b3, False)
         elif new_ok:
+            top = half[h].seg_n
             _send_new(S, h, t, ln, fin)
+            pipe += ln + (1 if fin else 0)
         elif top >= 0 and half[h].rescue_epoch != epoch:
             idx = head + top
             if idx >= cap:
