@@ -1,6 +1,8 @@
 """Warm events/s of the reference dumbbell (``bench_compile.py``'s: 10 flows, 10 Mbit/s 20 ms bottleneck, 60 s) with
-NewReno, CUBIC and BBR, and each one's ratio to NewReno's: the per-event cost of a congestion control without
-``bench_compile.py``'s cold compile, so that two commits can be compared A/B/A/B in a few seconds a round.
+NewReno, CUBIC and BBR (each with NewReno's loss recovery), then Reno's window and BBR with SACK recovery (``sack``,
+``bbr+sack``: the ``bbr`` preset's pair), and each one's ratio to NewReno's: the per-event cost of a congestion
+control without ``bench_compile.py``'s cold compile, so that two commits can be compared A/B/A/B in a few seconds a
+round.
 
 Run: .venv/bin/python benchmarks/bench_cc_events.py [--repeats N] [--rounds R]
 (``bench_compile.py`` gives the same ratios after a cold compile). Warm: the first call of each scenario compiles
@@ -28,9 +30,11 @@ def main(repeats: int = 5, rounds: int = 5) -> None:
     ref = dumbbell(10, LinkParams(rate_bps=10e6, delay_s=0.02, queue_packets=50))
     sc = bulk_scenario(ref.network, ref.pairs, TcpParams(variant="newreno"), duration_s=60.0,
                        start_times_s=[0.01 * i for i in range(10)])
-    scenarios = {cc: sc if cc == "newreno" else dataclasses.replace(sc, connections=tuple(
-        dataclasses.replace(c, tcp=dataclasses.replace(c.tcp, congestion_control=cc)) for c in sc.connections))
-        for cc in ("newreno", "cubic", "bbr")}
+    runs = {"newreno": ("newreno", "reno"), "cubic": ("newreno", "cubic"), "bbr": ("newreno", "bbr"),
+            "sack": ("sack", "reno"), "bbr+sack": ("sack", "bbr")}  # name: (recovery, congestion control)
+    scenarios = {name: dataclasses.replace(sc, connections=tuple(
+        dataclasses.replace(c, tcp=dataclasses.replace(c.tcp, recovery=rec, congestion_control=cc))
+        for c in sc.connections)) for name, (rec, cc) in runs.items()}
     events = {cc: simulate(s, seed=1).events for cc, s in scenarios.items()}  # warm: not timed
     times = {cc: [] for cc in scenarios}
     for _ in range(rounds):  # rounds interleaved: a drift in the machine's speed falls on every algorithm alike

@@ -6,7 +6,7 @@ scenario that reaches every kernel path (traces on, SACK, fluid and CBR backgrou
 every packet kernel. Then (same process, now warm) the median events/s of the reference dumbbell of
 ``bench_packet.py`` (10 NewReno flows, 10 Mbit/s 20 ms bottleneck, 60 s), of the same with SCTP
 associations (how a compile trade-off lands on the other transport) and with CUBIC's window and BBR's (the cost
-of a congestion control behind the seam's out-of-line calls; BBR's pacing adds an event per paced departure).
+of a congestion control behind the seam, ``tcp.cc.dispatch``; BBR's pacing adds an event per paced departure).
 Aim (issue 26): cold compile under 35 s on this 2-core machine; the speed of which drifts by up to 2x within minutes,
 so compare a commit with its base in the same run, interleaved.
 ``--breakdown`` also prints where the compile went, per stage (numba's typing and lowering, LLVM's

@@ -9,6 +9,7 @@ round's end is delivered). MSS 1000 bytes, IW 10 segments, RTprop 100 ms unless 
 """
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -28,7 +29,7 @@ from simcore.packet import (
 )
 from simcore.packet.kernel import layout as L
 from simcore.packet.simulate import _build
-from simcore.packet.tcp.cc import bbr, rate
+from simcore.packet.tcp.cc import bbr, rate, registry
 from simcore.packet.tcp.cc.dispatch import CA_OPEN, CA_RECOVERY, cc_ack_done, cc_congestion, cc_init, cc_state
 from simcore.packet.tcp.cc.registry import CC_BBR
 
@@ -196,6 +197,27 @@ def test_probe_rtt_after_10_s_without_a_lower_rtt_at_4_segments_for_200_ms_then_
     assert S.half["cwnd"][0] == cwnd + 2 * MSS and S.cc["bbr_min_rtt_stamp"][0] == 11.21
 
 
+def test_acks_that_deliver_nothing_in_startup_move_nothing_until_rtprop_expires_outside_an_idle_restart():
+    """A half with no data of its own takes every segment its peer sends as an ACK that delivers nothing: no round,
+    no sample (draft sec. 4.1), so STARTUP, the window and the pacing rate stay; once RTprop's 10 s are up PROBE_RTT
+    starts (sec. 4.3.5: BBRCheckProbeRTT), unless the sender restarts from idle (``idle_restart``), and then the
+    window is 4 SMSS."""
+    S = _state()
+    _start(S, 0.0)
+    _sample(S, 0.1, 0.0, 0.1, MSS, 0)  # the handshake's RTT: RTprop 0.1 s, stamped at 0.1 s
+    before = (S.half["cwnd"][0], S.half["pace_rate_Bps"][0])
+    for t in (0.5, 5.0, 9.9):
+        _sample(S, t, 0.0, -1.0, 0, 0)
+        assert S.cc["bbr_mode"][0] == bbr.MODE_STARTUP and (S.half["cwnd"][0], S.half["pace_rate_Bps"][0]) == before
+    S.cc["bbr_idle_restart"][0] = 1
+    _sample(S, 10.2, 0.0, -1.0, 0, 0)  # expired, but restarting from idle: no PROBE_RTT
+    assert S.cc["bbr_mode"][0] == bbr.MODE_STARTUP and S.cc["bbr_min_rtt_expired"][0] == 1
+    assert (S.half["cwnd"][0], S.half["pace_rate_Bps"][0]) == before
+    S.cc["bbr_idle_restart"][0] = 0
+    _sample(S, 10.3, 0.0, -1.0, 0, 0)
+    assert S.cc["bbr_mode"][0] == bbr.MODE_PROBE_RTT and S.half["cwnd"][0] == 4 * MSS
+
+
 def test_the_first_phase_is_random_from_the_connection_seed_never_the_drain_phase():
     firsts = []
     for seed in range(60):
@@ -266,7 +288,7 @@ def _rs_app_limited(S, inflight):
 
 @njit
 def _rs_ack(S, ack, t):
-    rate.on_ack(S, 0, ack, False, t)
+    rate.on_ack(S, 0, ack, -1, t)
     half = S.half
     while half[0].seg_n > 0 and S.seg[0, half[0].seg_head].start + S.seg[0, half[0].seg_head].len <= ack:
         half[0].seg_head += 1
@@ -326,6 +348,49 @@ def test_an_ack_that_delivers_nothing_gives_no_sample_and_app_limited_marks_stic
     _rs_ack(S, 1 + 3 * MSS, 0.2)  # both delivered: the sample is marked application-limited, the bubble is gone
     assert S.cc["rs_valid"][0] == 1 and S.cc["rs_sample_app_limited"][0] == 1 and S.cc["rs_app_limited"][0] == 0
     assert S.cc["rs_rate_Bps"][0] == pytest.approx(2 * MSS / 0.1)  # sent from idle at 0.1 s, delivered at 0.2 s
+
+
+class _ReadLog:
+    """A scoreboard (``S.seg``, read only) that records which of its entries are read."""
+
+    def __init__(self, a):
+        self.a, self.read, self.shape = a, set(), a.shape
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return SimpleNamespace(**{f: self.a[key][f] for f in self.a.dtype.names})  # (a record's .flags is numpy's)
+
+
+def test_an_ack_reads_the_scoreboard_only_up_to_what_it_can_deliver():
+    """``rate.on_ack``'s own code (run as Python, its scoreboard logging each entry read) with SACK on and 100
+    segments in flight: an ACK of one segment with no SACK block above it reads that segment and at most one more,
+    not the whole window (a scan of every segment on every ACK made a SACK sender's cost per ACK grow with its
+    window); an ACK whose SACK block ends at segment 13 reads up to there (one more), and delivers the 3 segments
+    SACKed; the next ACK counts those 3 out of the flight without delivering them again."""
+    half = np.zeros(2, L.HALF).view(np.recarray)
+    ns = SimpleNamespace(half=half, cc=np.zeros(2, registry.STATE).view(np.recarray),
+                         seg=_ReadLog(np.zeros((1, 128), L.SEG)),
+                         rate=np.zeros((1, 128), L.RATE).view(np.recarray))
+    rate.init.py_func(ns, 0, 0.0)
+    for i in range(100):  # segment i: bytes 1 + 1000 i .., sent at 1 ms i
+        ns.seg.a[0, i]["start"], ns.seg.a[0, i]["len"] = 1 + MSS * i, MSS
+        ns.rate[0, i].sent_t = ns.rate[0, i].first_sent_t = ns.rate[0, i].delivered_t = 0.001 * i
+    half[0].seg_row, half[0].seg_head, half[0].seg_n = 0, 0, 100
+    half[0].snd_una, half[0].snd_max = 1, 1 + 100 * MSS
+    rate.on_ack.py_func(ns, 0, 1 + MSS, -1, 0.1)
+    assert ns.cc[0].rs_acked_sacked == MSS and ns.cc[0].rs_prior_inflight == 100 * MSS
+    assert len(ns.seg.read) <= 2
+    half[0].seg_head, half[0].seg_n, half[0].snd_una = 1, 99, 1 + MSS  # the sender drops segment 0
+    for i in (10, 11, 12):
+        ns.seg.a[0, i]["flags"] = L.G_SACKED  # as tcp.sender applies the block [10001, 13001)
+    ns.seg.read.clear()
+    rate.on_ack.py_func(ns, 0, 1 + MSS, 1 + 13 * MSS, 0.11)
+    assert ns.cc[0].rs_acked_sacked == 3 * MSS and ns.cc[0].rs_prior_inflight == 99 * MSS
+    assert ns.seg.read <= {(0, i) for i in range(1, 14)}
+    ns.seg.read.clear()
+    rate.on_ack.py_func(ns, 0, 1 + MSS, -1, 0.12)
+    assert ns.cc[0].rs_acked_sacked == 0 and ns.cc[0].rs_prior_inflight == 96 * MSS
+    assert ns.seg.read <= {(0, i) for i in range(1, 14)}
 
 
 # ---- whole runs ----------------------------------------------------------------------------------------------------

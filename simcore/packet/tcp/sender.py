@@ -216,20 +216,21 @@ def syn_timeout(S, h, t):
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pace_arm(S, h):
-    """Half ``h`` waits for its next departure time: an ``EV_PACE`` event then, unless one is pending."""
-    if S.half[h].pace_ev == 0:
-        S.half[h].pace_ev = 1
-        push(S, S.half[h].pace_next_t, L.EV_PACE, h)
+    """Half ``h`` waits for its next departure time and has no ``EV_PACE`` event pending: one then."""
+    S.half[h].pace_ev = 1
+    push(S, S.half[h].pace_next_t, L.EV_PACE, h)
 
 
 @njit(cache=True, inline="always")
 def _pace_wait(S, h, t):
     """Return True if half ``h`` is paced (``pace_rate_Bps`` > 0) and its next departure time has not come; an
     ``EV_PACE`` event at that time is then pending (``tcp.events.tcp_pace`` sends again). The event is pushed by
-    an out-of-line call: the heap's code stays out of ``try_send``, which every sender's path compiles."""
+    an out-of-line call: the heap's code stays out of ``try_send``, which every sender's path compiles; most ACKs of
+    a paced sender find the event pending already, and make no call."""
     half = S.half
     if half[h].pace_rate_Bps > 0.0 and t < half[h].pace_next_t:
-        outline(_pace_arm, (S, h))
+        if half[h].pace_ev == 0:
+            outline(_pace_arm, (S, h))
         return True
     return False
 
@@ -361,10 +362,13 @@ def _is_lost(cnt_above, bytes_above, thresh, mss):
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def first_hole_lost(S, h):
-    """Return RFC 6675's IsLost(HighACK + 1) for half ``h`` (the segment at snd_una)."""
+    """Return RFC 6675's IsLost(HighACK + 1) for half ``h`` (the segment at snd_una): counting the SACKed segments
+    above it stops as soon as they are enough (the count only grows)."""
     half = S.half
     conn = S.conn
     c = h >> 1
+    thresh = conn[c].dupthresh
+    mss = conn[c].mss
     cap = S.seg.shape[1]
     row = S.half[h].seg_row
     head = half[h].seg_head
@@ -377,7 +381,41 @@ def first_hole_lost(S, h):
         if S.seg[row, idx].flags & L.G_SACKED:
             cnt += 1
             nbytes += S.seg[row, idx].len
-    return _is_lost(cnt, nbytes, conn[c].dupthresh, conn[c].mss)
+            if _is_lost(cnt, nbytes, thresh, mss):
+                return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _next_to_resend(S, h, k, cnt_above, bytes_above, lost_ones):
+    """Return (j, cnt_above, bytes_above) for the lowest segment j > k of half ``h`` that is unSACKed, not yet
+    retransmitted in this recovery and lost (``lost_ones``) or else not lost with a SACKed segment above it (NextSeg's
+    rules 1 and 3), given the SACKed segments and bytes above segment k; j = -1 if there is none."""
+    half = S.half
+    conn = S.conn
+    c = h >> 1
+    mss = conn[c].mss
+    thresh = conn[c].dupthresh
+    cap = S.seg.shape[1]
+    row = half[h].seg_row
+    seg = S.seg
+    epoch = half[h].rec_epoch
+    head = half[h].seg_head
+    for j in range(k + 1, half[h].seg_n):
+        if cnt_above == 0:
+            break  # nothing SACKed above: no candidate of either rule from here on
+        idx = head + j
+        if idx >= cap:
+            idx -= cap
+        if seg[row, idx].flags & L.G_SACKED:
+            cnt_above -= 1
+            bytes_above -= seg[row, idx].len
+            continue
+        if seg[row, idx].epoch == epoch:
+            continue
+        if _is_lost(cnt_above, bytes_above, thresh, mss) == lost_ones:
+            return j, cnt_above, bytes_above
+    return -1, 0, 0
 
 
 @njit(cache=True, inline="always")
@@ -390,7 +428,12 @@ def _sack_send(S, h, t):
     first unSACKed, not yet retransmitted segment below the highest SACKed one; (4) once per recovery,
     a rescue retransmission of the highest unSACKed segment (not counted in pipe as retransmitted). We
     skip rule 4 when that segment was already retransmitted in this recovery: the RFC's letter would
-    resend it while its retransmission is in flight; its purpose, a lost tail, is kept."""
+    resend it while its retransmission is in flight; its purpose, a lost tail, is kept.
+
+    The scoreboard is read in full once per call: what a send changes is known (a retransmission adds its
+    segment to pipe once more and is no longer a candidate, so the next one is found above it; new data adds
+    its bytes to pipe and becomes the highest unSACKed segment; the SACK marks, hence IsLost, do not change),
+    where reading it again for each segment sent cost O(window) per segment in recovery."""
     half = S.half
     conn = S.conn
     c = h >> 1
@@ -401,39 +444,44 @@ def _sack_send(S, h, t):
     seg = S.seg
     epoch = half[h].rec_epoch
     sent = 0
+    n = half[h].seg_n
+    head = half[h].seg_head
+    pipe = 0
+    cnt_above = 0
+    bytes_above = 0
+    nxt1 = -1  # rule 1
+    nxt3 = -1  # rule 3
+    c1 = b1 = c3 = b3 = 0  # the SACKed segments and bytes above each
+    top = -1  # highest unSACKed segment (rule 4)
+    for k in range(n - 1, -1, -1):
+        idx = head + k
+        if idx >= cap:
+            idx -= cap
+        ln = seg[row, idx].len
+        if seg[row, idx].flags & L.G_SACKED:
+            cnt_above += 1
+            bytes_above += ln
+            continue
+        if top < 0:
+            top = k
+        lost = _is_lost(cnt_above, bytes_above, thresh, mss)
+        if not lost:
+            pipe += ln
+        if seg[row, idx].epoch == epoch:
+            pipe += ln
+        elif lost:
+            nxt1 = k
+            c1 = cnt_above
+            b1 = bytes_above
+        elif cnt_above > 0:
+            nxt3 = k
+            c3 = cnt_above
+            b3 = bytes_above
     while True:
-        n = half[h].seg_n
-        head = half[h].seg_head
-        pipe = 0
-        cnt_above = 0
-        bytes_above = 0
-        nxt1 = -1  # rule 1
-        nxt3 = -1  # rule 3
-        top = -1  # highest unSACKed segment (rule 4)
-        for k in range(n - 1, -1, -1):
-            idx = head + k
-            if idx >= cap:
-                idx -= cap
-            ln = seg[row, idx].len
-            if seg[row, idx].flags & L.G_SACKED:
-                cnt_above += 1
-                bytes_above += ln
-                continue
-            if top < 0:
-                top = k
-            lost = _is_lost(cnt_above, bytes_above, thresh, mss)
-            if not lost:
-                pipe += ln
-            if seg[row, idx].epoch == epoch:
-                pipe += ln
-            elif lost:
-                nxt1 = k
-            elif cnt_above > 0:
-                nxt3 = k
         if half[h].cwnd - pipe < mss - 1e-9 or _pace_wait(S, h, t):
             break
         ln, fin = _new_segment_len(S, h, c)
-        new_ok = ((ln > 0 or fin) and n < cap
+        new_ok = ((ln > 0 or fin) and half[h].seg_n < cap
                   and half[h].snd_max + ln - half[h].snd_una <= conn[c].rwnd)
         if nxt1 >= 0 or (nxt3 >= 0 and not new_ok):
             k = nxt1 if nxt1 >= 0 else nxt3
@@ -442,8 +490,15 @@ def _sack_send(S, h, t):
                 idx -= cap
             seg[row, idx].epoch = epoch
             outline(send_segment, (S, h, k, t, True))
+            pipe += seg[row, idx].len
+            if nxt1 >= 0:
+                nxt1, c1, b1 = _next_to_resend(S, h, k, c1, b1, True)
+            else:
+                nxt3, c3, b3 = _next_to_resend(S, h, k, c3, b3, False)
         elif new_ok:
+            top = half[h].seg_n
             _send_new(S, h, t, ln, fin)
+            pipe += ln + (1 if fin else 0)
         elif top >= 0 and half[h].rescue_epoch != epoch:
             idx = head + top
             if idx >= cap:
@@ -462,6 +517,9 @@ def _sack_send(S, h, t):
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _apply_sack(S, h, p):
+    """Mark SACKed every segment of half ``h`` wholly inside a SACK block of packet ``p``; return the highest end of
+    those blocks (-1: the packet has none). The scoreboard is in sequence order: each block's segments are found by
+    bisection and read up to the block's end, not the whole window per block."""
     pkt = S.pkt
     half = S.half
     cap = S.seg.shape[1]
@@ -469,18 +527,34 @@ def _apply_sack(S, h, p):
     seg = S.seg
     n = half[h].seg_n
     head = half[h].seg_head
+    top = -1
     for b in range(3):
         lo = pkt[p].sack[2 * b]
         if lo < 0:
             continue
         hb = pkt[p].sack[2 * b + 1]
-        for k in range(n):
+        top = max(top, hb)
+        a = 0  # the first segment starting at or after lo: segments [0, a) start below it
+        z = n
+        while a < z:
+            m = (a + z) >> 1
+            idx = head + m
+            if idx >= cap:
+                idx -= cap
+            if seg[row, idx].start < lo:
+                a = m + 1
+            else:
+                z = m
+        for k in range(a, n):
             idx = head + k
             if idx >= cap:
                 idx -= cap
             s = seg[row, idx].start
-            if s >= lo and s + seg[row, idx].len <= hb:
+            if s >= hb:
+                break
+            if s + seg[row, idx].len <= hb:
                 seg[row, idx].flags |= L.G_SACKED
+    return top
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -498,9 +572,10 @@ def on_ack(S, h, p, t):
     recovery = conn[c].recovery
     mss = conn[c].mss
     acked = 0
+    sack_top = -1
     if recovery == L.REC_SACK:
-        _apply_sack(S, h, p)
-    cc_delivered(S, h, ack, recovery == L.REC_SACK, t)
+        sack_top = _apply_sack(S, h, p)
+    cc_delivered(S, h, ack, sack_top, t)
     if ack > una:
         if half[h].rtt_seq >= 0 and ack >= half[h].rtt_seq:
             rtt_sample(S, h, half[h].rtt_t0, t)

@@ -377,6 +377,17 @@ def ack_done(S, h, acked, t):
     if half[h].state != L.S_EST:
         return
     r = S.cc
+    if (r[h].rs_acked_sacked == 0 and r[h].rs_rtt_s < 0.0 and r[h].bbr_mode == MODE_STARTUP
+            and r[h].bbr_filled_pipe == 0):
+        # an ACK that delivered nothing, in STARTUP (every segment a half with no data of its own receives): no round
+        # starts, no bandwidth or RTT sample, no change of state but PROBE_RTT's once RTprop expires, which a restart
+        # from idle holds off; the window stays (the steps below, in short)
+        expired = t > r[h].bbr_min_rtt_stamp + MIN_RTT_S
+        if not expired or r[h].bbr_idle_restart == 1:
+            r[h].bbr_round_start = 0
+            r[h].bbr_min_rtt_expired = 1 if expired else 0
+            _set_pacing_rate(S, h, r[h].bbr_pacing_gain)
+            return
     conn = S.conn
     mss = conn[h >> 1].mss
     if r[h].bbr_has_seen_rtt == 0 and r[h].rs_rtt_s >= 0.0:
@@ -419,12 +430,12 @@ def sent(S, h, row, idx, t):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def delivered(S, h, ack, sack, t):
+def delivered(S, h, ack, sack_top, t):
     """An ACK arrived (SACK blocks applied): the delivery-rate sample (``rate.on_ack``)."""
-    rate.on_ack(S, h, ack, sack, t)
+    rate.on_ack(S, h, ack, sack_top, t)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, inline="always")
 def app_limited(S, h, t):
     """The sender has no more data to send: mark the samples application-limited unless cwnd is the limit."""
     half = S.half

@@ -158,7 +158,7 @@ def sent(S, h, row, idx, t):
 
 
 @njit(cache=True, inline="always")
-def delivered(S, h, ack, sack, t):
+def delivered(S, h, ack, sack_top, t):
     """An ACK arrived: CUBIC takes no delivery-rate sample."""
     return
 

@@ -1,10 +1,14 @@
 """Numba: the congestion-control seam, the hooks the TCP sender calls (ns-3's ``TcpCongestionOps``).
 
-Each hook dispatches on the connection's ``S.conn[c].cc`` column (``registry.CC_*``) with one branch per
-algorithm: Reno's arithmetic inline (its hooks are a few lines, run per ACK), every other algorithm's through one
-out-of-line call (``outline``: one compiled copy, whatever the number of call sites). An algorithm module defines
-every hook below under the short name (``ack``, ``ssthresh``, ...); ``tests/packet/test_cc_seam.py`` checks that
-each module has them all and that each hook here calls each registered module. When the sender calls them
+Each hook dispatches on the connection's ``S.conn[c].cc`` column (``registry.CC_*``) with one branch per algorithm:
+Reno's arithmetic inline (its hooks are a few lines, run per ACK), every other algorithm's through one out-of-line
+call (``outline``: one compiled copy, whatever the number of call sites), but for the hooks that run on every ACK or
+every segment sent (``cc_delivered``, ``cc_ack``, ``cc_ack_done``, ``cc_sent``, ``cc_app_limited``) of an algorithm
+that works there, or does nothing there (BBR): each is called from one place in the sender, so an ordinary call,
+which LLVM inlines, compiles one copy as well and saves a call per ACK (BBR's app-limited mark, three lines, is
+inlined by numba). A new algorithm goes through ``outline`` until a profile says otherwise. An algorithm module
+defines every hook below under the short name (``ack``, ``ssthresh``, ...); ``tests/packet/test_cc_seam.py`` checks
+that each module has them all and that each hook here calls each registered module. When the sender calls them
 (``tcp.sender``), and their ns-3 counterparts (Reno and CUBIC answer the last three with nothing):
 
 - ``cc_init(S, h, t)``: the half starts (its SYN queued; cwnd = IW, ssthresh set) (``Init``).
@@ -25,8 +29,9 @@ each module has them all and that each hook here calls each registered module. W
   retransmitting (``CA_CWR``).
 - ``cc_sent(S, h, row, idx, t)``: the segment at ``S.seg[row, idx]`` was just sent (new or again): where an
   algorithm that samples the delivery rate records what it needs in it (``rate.on_sent``; ns-3's ``SkbSent``).
-- ``cc_delivered(S, h, ack, sack, t)``: an ACK up to ``ack`` arrived (its SACK blocks applied if ``sack``), before
-  the scoreboard drops what it acknowledges: the delivery-rate sample (``rate.on_ack``; ns-3's ``GenerateSample``).
+- ``cc_delivered(S, h, ack, sack_top, t)``: an ACK up to ``ack`` arrived (its SACK blocks applied; ``sack_top`` the
+  highest end of those blocks, -1 none or no SACK), before the scoreboard drops what it acknowledges: the
+  delivery-rate sample (``rate.on_ack``; ns-3's ``GenerateSample``).
 - ``cc_app_limited(S, h, t)``: the sender has no data left to send (ns-3's ``CalculateAppLimited``).
 
 Pacing is the sender's (``tcp.sender``): an algorithm that paces sets ``S.half[h].pace_rate_Bps`` (0: not paced).
@@ -66,7 +71,7 @@ def cc_ack(S, h, acked, t):
     elif a == CC_CUBIC:
         outline(cubic.ack, (S, h, acked, t))
     elif a == CC_BBR:
-        outline(bbr.ack, (S, h, acked, t))
+        bbr.ack(S, h, acked, t)
 
 
 @njit(cache=True, inline="always")
@@ -109,7 +114,7 @@ def cc_ack_done(S, h, acked, t):
     elif a == CC_CUBIC:
         outline(cubic.ack_done, (S, h, acked, t))
     elif a == CC_BBR:
-        outline(bbr.ack_done, (S, h, acked, t))
+        bbr.ack_done(S, h, acked, t)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -131,18 +136,18 @@ def cc_sent(S, h, row, idx, t):
     elif a == CC_CUBIC:
         cubic.sent(S, h, row, idx, t)
     elif a == CC_BBR:
-        outline(bbr.sent, (S, h, row, idx, t))
+        bbr.sent(S, h, row, idx, t)
 
 
 @njit(cache=True, inline="always")
-def cc_delivered(S, h, ack, sack, t):
+def cc_delivered(S, h, ack, sack_top, t):
     a = S.conn[h >> 1].cc
     if a == CC_RENO:
-        reno.delivered(S, h, ack, sack, t)
+        reno.delivered(S, h, ack, sack_top, t)
     elif a == CC_CUBIC:
-        cubic.delivered(S, h, ack, sack, t)
+        cubic.delivered(S, h, ack, sack_top, t)
     elif a == CC_BBR:
-        outline(bbr.delivered, (S, h, ack, sack, t))
+        bbr.delivered(S, h, ack, sack_top, t)
 
 
 @njit(cache=True, inline="always")
@@ -153,4 +158,4 @@ def cc_app_limited(S, h, t):
     elif a == CC_CUBIC:
         cubic.app_limited(S, h, t)
     elif a == CC_BBR:
-        outline(bbr.app_limited, (S, h, t))
+        bbr.app_limited(S, h, t)

@@ -16,6 +16,13 @@ Hooks (through ``tcp.cc.dispatch`` for the algorithms that need samples): ``on_s
 ``on_ack`` on every ACK before the scoreboard drops what it acknowledges, ``app_limited`` when the sender has no
 data to send (draft sec. 3.4: ``C.app_limited = max(C.delivered + inflight, 1)``).
 
+``on_ack`` reads the scoreboard from its head up to the higher of the ACK and ``rs_sack_top``, the highest end of
+any SACK block seen (-1 none): a segment at or beyond both is neither acknowledged nor SACKed (a SACKed segment lies
+wholly inside some block), so it is never delivered and never counted. With no SACK block above the ACK (always
+without SACK; with SACK, outside loss recovery) it reads the segments the ACK acknowledges and at most one more, where
+a SACK connection's ACK read the whole window before; inside a SACK recovery it reads up to the highest SACKed
+segment, as the sender's own SACK passes (``tcp.sender``) do.
+
 Not modelled: SACK reneging, the "lost" count of a sample (ns-3's ``m_bytesLoss``; 0 here), and app-limited checks
 of the send queue below TCP (there is none).
 """
@@ -31,7 +38,7 @@ from ...kernel import layout as L
 # the connection's rate state and the last sample, per half (tcp.cc.registry.STATE gathers them)
 FIELDS = ("rs_delivered rs_delivered_t:f rs_first_sent_t:f rs_app_limited rs_min_rtt_s:f "
           "rs_prior_delivered rs_sample_app_limited rs_acked_sacked rs_prior_inflight rs_inflight rs_valid "
-          "rs_sample_delivered rs_interval_s:f rs_rate_Bps:f rs_rtt_s:f")
+          "rs_sample_delivered rs_interval_s:f rs_rate_Bps:f rs_rtt_s:f rs_sack_top")
 
 
 @njit(cache=True, inline="always")
@@ -48,6 +55,7 @@ def init(S, h, t):
     r[h].rs_acked_sacked = 0
     r[h].rs_prior_inflight = 0
     r[h].rs_inflight = 0
+    r[h].rs_sack_top = -1
 
 
 @njit(cache=True, inline="always")
@@ -68,9 +76,10 @@ def on_sent(S, h, row, idx, t):
 
 
 @njit(cache=True, inline="always")
-def on_ack(S, h, ack, sack, t):
-    """An ACK up to ``ack`` (with SACK blocks already applied to the scoreboard if ``sack``): count each segment it
-    delivers for the first time and take the sample from the one sent last (draft sec. 3.3)."""
+def on_ack(S, h, ack, sack_top, t):
+    """An ACK up to ``ack`` (with its SACK blocks already applied to the scoreboard, the highest ending at
+    ``sack_top``; -1 none): count each segment it delivers for the first time and take the sample from the one sent
+    last (draft sec. 3.3)."""
     r = S.cc
     half = S.half
     seg = S.seg
@@ -88,19 +97,22 @@ def on_ack(S, h, ack, sack, t):
     newest_sent = -1.0
     acked_sacked = 0
     counted = 0  # bytes SACKed and counted before this ACK (not in flight)
+    top = max(r[h].rs_sack_top, sack_top)
+    r[h].rs_sack_top = top
+    end = max(ack, top)  # no segment from here on is acknowledged or SACKed (module doc)
     for k in range(n if row >= 0 else 0):
         idx = head + k
         if idx >= cap:
             idx -= cap
+        start = seg[row, idx].start
+        if start >= end:
+            break
         ln = seg[row, idx].len
         d = rt[row, idx].delivered
         if d < 0:
             counted += ln
             continue
-        cum = seg[row, idx].start + ln <= ack
-        if not cum and not seg[row, idx].flags & L.G_SACKED:
-            if not sack:
-                break
+        if start + ln > ack and not seg[row, idx].flags & L.G_SACKED:
             continue
         r[h].rs_delivered += ln
         r[h].rs_delivered_t = t

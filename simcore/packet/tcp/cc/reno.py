@@ -83,7 +83,7 @@ def sent(S, h, row, idx, t):
 
 
 @njit(cache=True, inline="always")
-def delivered(S, h, ack, sack, t):
+def delivered(S, h, ack, sack_top, t):
     """An ACK arrived: Reno takes no delivery-rate sample."""
     return
 
