@@ -10,8 +10,9 @@ What lives here (one concept a module):
 - ``transport``: the seam between the shared kernel and the transports: one branch per transport in each
   function, dispatched on ``S.conn[c].proto``.
 - Shared transport services: ``rtt`` (RFC 6298 estimator and retransmission timer), ``delack`` (delayed
-  acknowledgement timer), ``ooo`` (out-of-order blocks), ``trace`` (the sender trace), ``giveup`` (a
-  transport gives a connection up: it is dead from then on).
+  acknowledgement timer), ``ooo`` (out-of-order blocks), ``scoreboard`` (RFC 6675's IsLost and pipe over a TCP
+  sender's scoreboard, read by loss recovery and the delivery-rate sample), ``trace`` (the sender trace),
+  ``giveup`` (a transport gives a connection up: it is dead from then on).
 
 Import rules (``tests/packet/test_folders.py`` checks them): a module here imports numba, numpy,
 ``simcore.engine``, ``.._numba`` and other modules of this folder. Only ``transport`` imports the transports

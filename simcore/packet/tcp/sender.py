@@ -24,6 +24,7 @@ from ..kernel.giveup import give_up
 from ..kernel.link import alloc, give_row, inject, push, route, take_row
 from ..kernel.ooo import ooo_report
 from ..kernel.rtt import rto_after_syn_timeout, rto_arm, rto_arm_at, rto_backoff, rto_deadline, rtt_sample
+from ..kernel.scoreboard import is_lost
 from ..kernel.trace import trace_tcp
 from .cc.dispatch import (
     CA_IDLE,
@@ -353,13 +354,6 @@ def try_send(S, h, t):
     return sent
 
 
-@one_signature
-@njit(cache=True, _nrt=False, error_model="numpy", forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _is_lost(cnt_above, bytes_above, thresh, mss):
-    """RFC 6675 IsLost: DupThresh SACKed segments above, or more than (DupThresh - 1) SMSS SACKed above."""
-    return cnt_above >= thresh or bytes_above > (thresh - 1) * mss
-
-
 @njit(cache=True, _nrt=False, error_model="numpy", no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def first_hole_lost(S, h):
     """Return RFC 6675's IsLost(HighACK + 1) for half ``h`` (the segment at snd_una): counting the SACKed segments
@@ -381,7 +375,7 @@ def first_hole_lost(S, h):
         if S.seg[row, idx].flags & L.G_SACKED:
             cnt += 1
             nbytes += S.seg[row, idx].len
-            if _is_lost(cnt, nbytes, thresh, mss):
+            if is_lost(cnt, nbytes, thresh, mss):
                 return True
     return False
 
@@ -413,7 +407,7 @@ def _next_to_resend(S, h, k, cnt_above, bytes_above, lost_ones):
             continue
         if seg[row, idx].epoch == epoch:
             continue
-        if _is_lost(cnt_above, bytes_above, thresh, mss) == lost_ones:
+        if is_lost(cnt_above, bytes_above, thresh, mss) == lost_ones:
             return j, cnt_above, bytes_above
     return -1, 0, 0
 
@@ -464,7 +458,7 @@ def _sack_send(S, h, t):
             continue
         if top < 0:
             top = k
-        lost = _is_lost(cnt_above, bytes_above, thresh, mss)
+        lost = is_lost(cnt_above, bytes_above, thresh, mss)
         if not lost:
             pipe += ln
         if seg[row, idx].epoch == epoch:

@@ -23,6 +23,11 @@ without SACK; with SACK, outside loss recovery) it reads the segments the ACK ac
 a SACK connection's ACK read the whole window before; inside a SACK recovery it reads up to the highest SACKed
 segment, as the sender's own SACK passes (``tcp.sender``) do.
 
+``rs_inflight``, the bytes in flight after the ACK, is what was sent less what is acknowledged or SACKed; inside a
+SACK recovery it is RFC 6675's pipe (``kernel.scoreboard.pipe_bytes``: the segments IsLost marks left out, this
+recovery's retransmissions counted), as Linux's ``tcp_packets_in_flight`` that BBR's checks read (PROBE_RTT's
+4 segments, DRAIN's target, packet conservation). Without SACK nothing is known lost and the first reading stays.
+
 Not modelled: SACK reneging, the "lost" count of a sample (ns-3's ``m_bytesLoss``; 0 here), and app-limited checks
 of the send queue below TCP (there is none).
 """
@@ -34,6 +39,7 @@ import math
 from numba import njit
 
 from ...kernel import layout as L
+from ...kernel.scoreboard import pipe_bytes
 
 # the connection's rate state and the last sample, per half (tcp.cc.registry.STATE gathers them)
 FIELDS = ("rs_delivered rs_delivered_t:f rs_first_sent_t:f rs_app_limited rs_min_rtt_s:f "
@@ -134,6 +140,12 @@ def on_ack(S, h, ack, sack_top, t):
     prior_inflight = half[h].snd_max - half[h].snd_una - counted
     r[h].rs_prior_inflight = prior_inflight
     r[h].rs_inflight = max(prior_inflight - acked_sacked, 0)
+    if half[h].in_rec == 1 and S.conn[h >> 1].recovery == L.REC_SACK:
+        # in SACK recovery the scoreboard knows lost segments: in flight is RFC 6675's pipe (lost ones out, this
+        # recovery's retransmissions in), as Linux's tcp_packets_in_flight, which BBR compares with its targets;
+        # counting the lost ones kept PROBE_RTT waiting for every hole's repair (15 s instead of 2.8 s a probe on a
+        # 64-BDP buffer: benchmarks/bench_bbr_share.py)
+        r[h].rs_inflight = pipe_bytes(S, h, ack)
     r[h].rs_acked_sacked = acked_sacked
     r[h].rs_rtt_s = rtt
     if rtt >= 0.0 and rtt < r[h].rs_min_rtt_s:
