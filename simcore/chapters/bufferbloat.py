@@ -164,7 +164,7 @@ def figure(result: BufferbloatResult) -> go.Figure:
 # ---- the primer's bufferbloat part: queueing delay over time, drop-tail against CoDel, one prediction ----
 
 TIMELINE_QUEUES = ("droptail", "codel")
-TIMELINE_CC = (("CUBIC (Linux's default)", "cubic"), ("Reno", "reno"))
+TIMELINE_CC = (("CUBIC (Linux's default)", "cubic"), ("Reno", "reno"), ("BBR v1 (paced, model-based)", "bbr"))
 BIN_S = 0.1  # the plot's time bins
 PACKET_BYTES = 1500
 PAYLOAD_BYTES = 1460
@@ -177,7 +177,7 @@ CUBIC_BETA = 0.7  # RFC 9438 sec. 4.6
 class TimelineSetting:
     """One run of each discipline for the delay-over-time plot.
 
-    - ``congestion_control``: 'cubic' or 'reno' (SACK recovery, initial window 10, a 16 MB receive window).
+    - ``congestion_control``: 'cubic', 'reno' or 'bbr' (SACK recovery, initial window 10, a 16 MB receive window).
     - ``buffer_packets``: the bottleneck's buffer, in [10, 2000] packets.
     - ``flows``: bulk flows, in [1, 4], started 0.1 s apart.
     - ``rate_bps``, ``delay_s``: the bottleneck's rate and one-way delay (access links 1 Gbit/s, no delay).
@@ -408,9 +408,9 @@ def _ms(x: float) -> str:
 
 
 def make_panel(*, gate=None) -> LivePanel:
-    """Return the bufferbloat panel: congestion control and buffer size of one flow; the queueing delay over time
-    under drop-tail and under CoDel (one 40 s run each, with traces: about 0.5 s a move), medians in the status
-    line. gate: the prediction(s) that hold it back (``predictions()``)."""
+    """Return the bufferbloat panel: congestion control (CUBIC, Reno, BBR) and buffer size of one flow; the queueing
+    delay over time under drop-tail and under CoDel (one 40 s run each, with traces: about 0.5 s a move), medians in
+    the status line. gate: the prediction(s) that hold it back (``predictions()``)."""
     from simcore.plotting import dropdown, int_slider
     from simcore.warm import cold_notice
 
